@@ -1,0 +1,180 @@
+#include "acemq/amqp/retry_policy.hpp"
+
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace acemq::amqp {
+namespace {
+
+// Shortest round-trip form, so the value in a message is the value passed.
+std::string show(double value) {
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+[[noreturn]] void reject(std::string_view where, std::string_view name,
+                         const std::string& value, std::string_view rule) {
+  std::string message;
+  message.append(where).append(": ").append(name).append(" must be ");
+  message.append(rule).append(", got ").append(value);
+  throw std::invalid_argument(message);
+}
+
+// Negative zero passes: it is not below zero, and the reference keeps its
+// sign through the schedule, so this port does too.
+void require_finite_non_negative(std::string_view where, std::string_view name,
+                                 double value) {
+  if (!std::isfinite(value) || value < 0.0) {
+    reject(where, name, show(value), "finite and >= 0");
+  }
+}
+
+void require_jitter_factor(std::string_view where, double factor) {
+  // Written so that NaN fails too: it is in no interval.
+  if (!(factor >= 0.0 && factor <= 1.0)) {
+    reject(where, "jitter_factor", show(factor), "in [0, 1]");
+  }
+}
+
+void validate(const RetryPolicy::Options& o) {
+  constexpr std::string_view kWhere = "RetryPolicy";
+  if (o.max_attempts < 1) {
+    reject(kWhere, "max_attempts", std::to_string(o.max_attempts), "at least 1");
+  }
+  require_finite_non_negative(kWhere, "initial_delay", o.initial_delay.count());
+  require_finite_non_negative(kWhere, "multiplier", o.multiplier);
+  require_finite_non_negative(kWhere, "max_delay", o.max_delay.count());
+  require_jitter_factor(kWhere, o.jitter_factor);
+  require_finite_non_negative(kWhere, "max_message_age", o.max_message_age.count());
+}
+
+}  // namespace
+
+RetryPolicy::RetryPolicy(const Options& options) : options_(options) {
+  validate(options_);
+}
+
+RetryPolicy RetryPolicy::none() { return RetryPolicy(Options{.max_attempts = 1}); }
+
+RetryPolicy RetryPolicy::fixed(std::int64_t max_attempts, Seconds delay) {
+  return RetryPolicy(Options{
+      .max_attempts = max_attempts, .initial_delay = delay, .multiplier = 1.0});
+}
+
+RetryPolicy RetryPolicy::exponential(std::int64_t max_attempts, Seconds initial_delay,
+                                     Seconds max_delay) {
+  return RetryPolicy(Options{.max_attempts = max_attempts,
+                             .initial_delay = initial_delay,
+                             .multiplier = 2.0,
+                             .max_delay = max_delay,
+                             .jitter_factor = 0.2});
+}
+
+RetryPolicy RetryPolicy::give_up_after(Seconds age) const {
+  require_finite_non_negative("give_up_after", "max_message_age", age.count());
+  Options copy = options_;
+  copy.max_message_age = age;
+  return RetryPolicy(copy);
+}
+
+RetryPolicy RetryPolicy::with_jitter(double factor) const {
+  require_jitter_factor("with_jitter", factor);
+  Options copy = options_;
+  copy.jitter_factor = factor;
+  return RetryPolicy(copy);
+}
+
+std::optional<double> RetryPolicy::unjittered(std::int64_t attempt,
+                                              double message_age) const {
+  if (attempt < 1) {
+    reject("next_delay", "attempt", std::to_string(attempt), "at least 1");
+  }
+  if (std::isnan(message_age)) {
+    reject("next_delay", "message_age", show(message_age), "a number, not NaN");
+  }
+  if (attempt >= options_.max_attempts) return std::nullopt;
+  const double max_age = options_.max_message_age.count();
+  if (max_age > 0.0 && message_age >= max_age) return std::nullopt;
+
+  const double cap = options_.max_delay.count();
+  const double multiplier = options_.multiplier;
+  // With multiplier >= 1 the running value never shrinks (rounding is
+  // monotonic), so once it passes the cap every later entry is the cap.
+  const bool cap_is_final = cap > 0.0 && multiplier >= 1.0;
+  double running = options_.initial_delay.count();
+  for (std::int64_t entry = 1; entry < attempt; ++entry) {
+    if (cap_is_final && running > cap) break;
+    const double next = running * multiplier;
+    // A value that maps to itself (0, +inf, or d * m == d after rounding)
+    // stays put. Compared as bits: with multiplier -0.0 a zero flips sign
+    // every step, and 0.0 == -0.0 would stop one step too soon.
+    if (std::bit_cast<std::uint64_t>(next) == std::bit_cast<std::uint64_t>(running)) {
+      break;
+    }
+    running = next;
+  }
+  return cap > 0.0 && running > cap ? cap : running;
+}
+
+bool RetryPolicy::jitter_applies(double delay) const {
+  if (std::isnan(delay)) reject("jittered", "delay", show(delay), "a number, not NaN");
+  return options_.jitter_factor > 0.0 && delay > 0.0;
+}
+
+double RetryPolicy::apply_draw(double delay, double r) const {
+  if (!(r >= 0.0 && r < 1.0)) reject("jitter", "draw r", show(r), "in [0, 1)");
+  const double jittered = delay * (1 + (((r * 2) - 1) * options_.jitter_factor));
+  // The one NaN this arithmetic can make: delay +inf, factor 1, r 0, so
+  // inf * 0. The reference returns NaN from jittered and raises from
+  // next_delay; a delay that was infinite stays infinite here instead.
+  return std::isnan(jittered) ? delay : jittered;
+}
+
+double RetryPolicy::clamp_at_zero(double delay) noexcept {
+  // Ruby's [delay, 0.0].max keeps the first of equals, so -0.0 stays -0.0.
+  return delay < 0.0 ? 0.0 : delay;
+}
+
+std::optional<Seconds> RetryPolicy::next_delay(std::int64_t attempt, Seconds message_age,
+                                               Jitter jitter) const {
+  if (jitter == Jitter::on) return next_delay(attempt, message_age, DefaultSource{});
+  const std::optional<double> delay = unjittered(attempt, message_age.count());
+  if (!delay) return std::nullopt;
+  return Seconds{clamp_at_zero(*delay)};
+}
+
+Seconds RetryPolicy::jittered(Seconds delay) const {
+  return jittered(delay, DefaultSource{});
+}
+
+Seconds RetryPolicy::jittered_with_draw(Seconds delay, double r) const {
+  if (!jitter_applies(delay.count())) return delay;
+  return Seconds{apply_draw(delay.count(), r)};
+}
+
+std::vector<Seconds> RetryPolicy::schedule() const {
+  const DelayRange range = delays();
+  if (range.size() > kMaxScheduleLength) {
+    throw std::length_error("schedule: " + std::to_string(range.size()) +
+                            " entries is more than kMaxScheduleLength (" +
+                            std::to_string(kMaxScheduleLength) +
+                            "); walk delays() instead");
+  }
+  std::vector<Seconds> entries;
+  entries.reserve(static_cast<std::size_t>(range.size()));
+  for (const Seconds delay : range) entries.push_back(delay);
+  return entries;
+}
+
+DelayRange RetryPolicy::delays() const noexcept {
+  return DelayRange(options_.initial_delay.count(), options_.multiplier,
+                    options_.max_delay.count(), options_.max_attempts - 1);
+}
+
+}  // namespace acemq::amqp

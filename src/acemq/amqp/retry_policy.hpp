@@ -1,0 +1,162 @@
+// RetryPolicy: when to try again, and when to stop.
+//
+// The C++ member of the AceMQ retry-policy family, a port of the Ruby class
+// AceMQ::AMQP::RetryPolicy. The arithmetic is a cross-language contract, not
+// a local choice (docs/contract.md): IEEE-754 binary64, round-to-nearest, the
+// reference's operations in the reference's order, so that Java, Go, .NET,
+// Python, Ruby and C++ consumers retrying the same message agree to the bit.
+// Jitter is the exception, being random by definition; its draw comes from a
+// UniformSource the caller may inject.
+//
+// Unlike the reference, this port validates: bad input throws
+// std::invalid_argument naming the parameter and the value. A valid policy
+// with no cap may still overflow to +infinity; that is the reference's answer
+// and it is kept.
+//
+// Durations are std::chrono::duration<double> in seconds, as the Ruby class
+// speaks Ruby floats; the double inside is the value the contract is about.
+// Converting from another duration (500ms) happens before the contract: it is
+// one correctly rounded division, so 100ms is exactly the double 0.1.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "acemq/amqp/delay_range.hpp"
+#include "acemq/amqp/uniform_source.hpp"
+
+namespace acemq::amqp {
+
+using Seconds = std::chrono::duration<double>;
+
+// Whether next_delay spreads the delay. Jitter::off gives the delay the
+// schedule says, which is what to ask for when the number has to name
+// something, such as a broker queue named after its delay.
+enum class Jitter : bool { off = false, on = true };
+
+class RetryPolicy {
+ public:
+  // The constructor's parameters by name, with the reference's defaults, for
+  // C++20 designated initializers:
+  //   RetryPolicy({.max_attempts = 5, .initial_delay = 500ms, .max_delay = 30s})
+  struct Options {
+    std::int64_t max_attempts = 1;   // total deliveries including the first
+    Seconds initial_delay{0.0};      // before the second attempt
+    double multiplier = 2.0;         // applied to the delay each time
+    Seconds max_delay{0.0};          // the ceiling, or 0 for none
+    double jitter_factor = 0.0;      // how far a delay may move either side
+    Seconds max_message_age{0.0};    // give up on anything older, or 0: never
+  };
+
+  // schedule() refuses longer schedules with std::length_error: 2^24 entries
+  // is 128 MiB of doubles. delays() walks any length in O(1) memory.
+  static constexpr std::int64_t kMaxScheduleLength = std::int64_t{1} << 24;
+
+  // One delivery, no second chance: the same as none().
+  RetryPolicy() = default;
+  // Throws std::invalid_argument naming the first bad parameter and its value.
+  explicit RetryPolicy(const Options& options);
+
+  // One delivery, no second chance.
+  static RetryPolicy none();
+  // The same wait every time, with no jitter.
+  static RetryPolicy fixed(std::int64_t max_attempts, Seconds delay);
+  // Doubling delays with 20% jitter, which is the sane default.
+  static RetryPolicy exponential(std::int64_t max_attempts, Seconds initial_delay,
+                                 Seconds max_delay = Seconds{0.0});
+
+  std::int64_t max_attempts() const noexcept { return options_.max_attempts; }
+  Seconds initial_delay() const noexcept { return options_.initial_delay; }
+  double multiplier() const noexcept { return options_.multiplier; }
+  Seconds max_delay() const noexcept { return options_.max_delay; }
+  double jitter_factor() const noexcept { return options_.jitter_factor; }
+  Seconds max_message_age() const noexcept { return options_.max_message_age; }
+  const Options& options() const noexcept { return options_; }
+
+  // A copy that abandons a message older than `age`. The honest limit when a
+  // queue has been paused: attempts say nothing about how long it waited.
+  RetryPolicy give_up_after(Seconds age) const;
+  // A copy using a different jitter factor, between 0 and 1.
+  RetryPolicy with_jitter(double factor) const;
+
+  // How long to wait after `attempt` (from 1) has failed, or nullopt to give
+  // up: when attempt >= max_attempts, or when max_message_age > 0 and
+  // message_age >= max_message_age. A negative age counts as young, and an
+  // infinite one as older than any limit. Never negative, never NaN.
+  //
+  // Costs at most attempt - 1 multiplications, and stops early with the same
+  // bits once the running value is capped (multiplier >= 1), zero, infinite
+  // or at a fixed point: attempt 10^9 on a capped policy costs what 10 does.
+  // Allocates nothing. The first overload jitters with DefaultSource.
+  std::optional<Seconds> next_delay(std::int64_t attempt,
+                                    Seconds message_age = Seconds{0.0},
+                                    Jitter jitter = Jitter::on) const;
+  // The same with jitter on, drawing from `source`; the draw is taken only
+  // when jitter applies and the policy has not given up.
+  template <UniformSource Source>
+  std::optional<Seconds> next_delay(std::int64_t attempt, Seconds message_age,
+                                    Source&& source) const;
+
+  // The same delay, moved either side by up to jitter_factor:
+  //   delay * (1 + ((r * 2 - 1) * jitter_factor)),  r in [0, 1).
+  // Both directions, so a fleet that failed together does not come back
+  // together. Unchanged, with no draw, unless jitter_factor > 0 and delay > 0.
+  Seconds jittered(Seconds delay) const;
+  template <UniformSource Source>
+  Seconds jittered(Seconds delay, Source&& source) const;
+  // The same with the draw given: the arithmetic alone, for conformance
+  // checks and replays. Throws unless r is in [0, 1).
+  Seconds jittered_with_draw(Seconds delay, double r) const;
+
+  // The delays this policy would use, without jitter: max_attempts - 1 of
+  // them. Four numbers are easier to argue with than three parameters.
+  // Throws std::length_error above kMaxScheduleLength entries.
+  std::vector<Seconds> schedule() const;
+  // The same entries, lazily, for any length.
+  DelayRange delays() const noexcept;
+
+  // Same parameters, compared as values (so 0.0 and -0.0 are equal here even
+  // though their schedules differ in sign bits).
+  friend bool operator==(const RetryPolicy& a, const RetryPolicy& b) noexcept {
+    const Options& x = a.options_;
+    const Options& y = b.options_;
+    return x.max_attempts == y.max_attempts && x.initial_delay == y.initial_delay &&
+           x.multiplier == y.multiplier && x.max_delay == y.max_delay &&
+           x.jitter_factor == y.jitter_factor &&
+           x.max_message_age == y.max_message_age;
+  }
+
+ private:
+  // The building blocks, compiled once in retry_policy.cc under the
+  // project's -ffp-contract=off, so a caller's flags cannot fuse them.
+  std::optional<double> unjittered(std::int64_t attempt, double message_age) const;
+  // Whether a draw is due for this delay; throws for a NaN delay.
+  bool jitter_applies(double delay) const;
+  // Checks r is in [0, 1), then does the jitter arithmetic.
+  double apply_draw(double delay, double r) const;
+  static double clamp_at_zero(double delay) noexcept;
+
+  Options options_{};
+};
+
+template <UniformSource Source>
+std::optional<Seconds> RetryPolicy::next_delay(std::int64_t attempt,
+                                               Seconds message_age,
+                                               Source&& source) const {
+  const std::optional<double> delay = unjittered(attempt, message_age.count());
+  if (!delay) return std::nullopt;
+  if (!jitter_applies(*delay)) return Seconds{clamp_at_zero(*delay)};
+  return Seconds{clamp_at_zero(apply_draw(*delay, static_cast<double>(source())))};
+}
+
+template <UniformSource Source>
+Seconds RetryPolicy::jittered(Seconds delay, Source&& source) const {
+  const double d = delay.count();
+  if (!jitter_applies(d)) return delay;
+  return Seconds{apply_draw(d, static_cast<double>(source()))};
+}
+
+}  // namespace acemq::amqp
