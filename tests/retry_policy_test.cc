@@ -1,3 +1,486 @@
-// placeholder, replaced below
+// Unit tests for RetryPolicy: the doc page's worked examples, each factory,
+// each validation rule, the draw discipline and the fast path. Delays are
+// compared as bits: the contract is bitwise, and a tolerance would hide the
+// one-ulp drift a reordered refactor makes.
+#include "acemq/amqp/retry_policy.hpp"
+
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
-TEST(Smoke, Builds) {}
+
+#include "acemq/amqp/ruby_random.hpp"
+
+namespace acemq::amqp {
+namespace {
+
+using namespace std::chrono_literals;
+using ::testing::HasSubstr;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
+std::uint64_t bits(Seconds x) { return bits(x.count()); }
+
+// Bitwise equality of a list of delays, reporting the first difference.
+void ExpectBitsEqual(const std::vector<Seconds>& actual,
+                     const std::vector<double>& expected) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(bits(actual[i]), bits(expected[i]))
+        << "entry " << i << ": got " << actual[i].count() << ", want " << expected[i];
+  }
+}
+
+// A source that counts its draws and hands out fixed values.
+struct CountingSource {
+  double value = 0.5;
+  int* draws;
+  double operator()() {
+    ++*draws;
+    return value;
+  }
+};
+
+// The message of the std::invalid_argument `f` throws, or a failure.
+template <typename F>
+std::string InvalidArgumentMessage(F&& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected std::invalid_argument";
+  return {};
+}
+
+// ---- The doc page and the reference README's measured anchors ----
+
+TEST(Schedule, ExponentialWithCap) {
+  ExpectBitsEqual(RetryPolicy::exponential(5, 0.5s, 3s).schedule(), {0.5, 1.0, 2.0, 3.0});
+}
+
+TEST(Schedule, CapAppliesToEachEntryNotTheRunningValue) {
+  // Capping the running value would give [30, 15, 7.5, 3.75, 1.875].
+  const RetryPolicy policy({.max_attempts = 6, .initial_delay = 100s,
+                            .multiplier = 0.5, .max_delay = 30s});
+  ExpectBitsEqual(policy.schedule(), {30.0, 30.0, 25.0, 12.5, 6.25});
+}
+
+TEST(Schedule, UncappedOverflowEndsInInfinity) {
+  const RetryPolicy policy({.max_attempts = 1100, .initial_delay = 1s, .multiplier = 2.0});
+  const std::vector<Seconds> schedule = policy.schedule();
+  ASSERT_EQ(schedule.size(), 1099U);
+  EXPECT_EQ(bits(schedule.back()), bits(kInf));
+  // 2^1023 is the last finite entry; the next doubling overflows.
+  EXPECT_EQ(bits(schedule[1023]), bits(std::ldexp(1.0, 1023)));
+  EXPECT_EQ(bits(schedule[1024]), bits(kInf));
+}
+
+TEST(Schedule, HasMaxAttemptsMinusOneEntries) {
+  EXPECT_TRUE(RetryPolicy::none().schedule().empty());
+  EXPECT_EQ(RetryPolicy::fixed(4, 1s).schedule().size(), 3U);
+}
+
+TEST(Schedule, RunningValueRoundsAtEachStep) {
+  // 0.1 * 3 is 0.30000000000000004 in binary64, and the next entry multiplies
+  // that, not the decimal 0.3: a port that computes 0.1 * 3^k in one go
+  // differs in the last bit at k = 2.
+  const RetryPolicy policy({.max_attempts = 4, .initial_delay = 0.1s, .multiplier = 3.0});
+  ExpectBitsEqual(policy.schedule(), {0.1, 0.30000000000000004, 0.9000000000000001});
+  EXPECT_NE(bits(0.1 * std::pow(3.0, 2.0)), bits(0.9000000000000001));
+}
+
+TEST(Schedule, NegativeZeroKeepsItsSign) {
+  // The reference keeps -0.0 through schedule and through [x, 0.0].max.
+  const RetryPolicy policy({.max_attempts = 3, .initial_delay = Seconds{-0.0}});
+  ExpectBitsEqual(policy.schedule(), {-0.0, -0.0});
+  EXPECT_EQ(bits(*policy.next_delay(1, 0s, Jitter::off)), bits(-0.0));
+}
+
+TEST(Schedule, RefusesMoreThanTheDocumentedLimit) {
+  const RetryPolicy at_limit({.max_attempts = RetryPolicy::kMaxScheduleLength + 1,
+                              .initial_delay = 1s, .max_delay = 2s});
+  EXPECT_EQ(at_limit.delays().size(), RetryPolicy::kMaxScheduleLength);
+  const RetryPolicy over({.max_attempts = RetryPolicy::kMaxScheduleLength + 2});
+  EXPECT_THROW((void)over.schedule(), std::length_error);
+  EXPECT_EQ(over.delays().size(), RetryPolicy::kMaxScheduleLength + 1);
+}
+
+TEST(Delays, LazyRangeMatchesScheduleBitForBit) {
+  const RetryPolicy policy({.max_attempts = 1200, .initial_delay = 3.7e-3s,
+                            .multiplier = 1.7, .max_delay = 1e200s});
+  const std::vector<Seconds> schedule = policy.schedule();
+  std::size_t i = 0;
+  for (const Seconds delay : policy.delays()) {
+    ASSERT_LT(i, schedule.size());
+    ASSERT_EQ(bits(delay), bits(schedule[i])) << "entry " << i;
+    ++i;
+  }
+  EXPECT_EQ(i, schedule.size());
+  static_assert(std::ranges::forward_range<DelayRange>);
+  static_assert(std::ranges::view<DelayRange>);
+}
+
+// ---- Factories and copies ----
+
+TEST(Factories, NoneIsOneDelivery) {
+  const RetryPolicy none = RetryPolicy::none();
+  EXPECT_EQ(none.max_attempts(), 1);
+  EXPECT_EQ(none, RetryPolicy());
+  EXPECT_EQ(none.next_delay(1), std::nullopt);
+}
+
+TEST(Factories, FixedHasMultiplierOneAndNoJitter) {
+  const RetryPolicy fixed = RetryPolicy::fixed(4, 2.5s);
+  EXPECT_EQ(fixed.max_attempts(), 4);
+  EXPECT_EQ(bits(fixed.initial_delay()), bits(2.5));
+  EXPECT_EQ(bits(fixed.multiplier()), bits(1.0));
+  EXPECT_EQ(bits(fixed.max_delay()), bits(0.0));
+  EXPECT_EQ(bits(fixed.jitter_factor()), bits(0.0));
+  EXPECT_EQ(bits(fixed.max_message_age()), bits(0.0));
+  ExpectBitsEqual(fixed.schedule(), {2.5, 2.5, 2.5});
+}
+
+TEST(Factories, ExponentialDoublesWithTwentyPercentJitter) {
+  const RetryPolicy exp = RetryPolicy::exponential(10, 0.5s, 30s);
+  EXPECT_EQ(exp.max_attempts(), 10);
+  EXPECT_EQ(bits(exp.initial_delay()), bits(0.5));
+  EXPECT_EQ(bits(exp.multiplier()), bits(2.0));
+  EXPECT_EQ(bits(exp.max_delay()), bits(30.0));
+  EXPECT_EQ(bits(exp.jitter_factor()), bits(0.2));
+  EXPECT_EQ(bits(exp.max_message_age()), bits(0.0));
+  EXPECT_EQ(bits(RetryPolicy::exponential(3, 1s).max_delay()), bits(0.0));
+}
+
+TEST(Factories, DefaultsAreTheReferenceConstructors) {
+  const RetryPolicy::Options defaults;
+  EXPECT_EQ(defaults.max_attempts, 1);
+  EXPECT_EQ(bits(defaults.initial_delay), bits(0.0));
+  EXPECT_EQ(bits(defaults.multiplier), bits(2.0));
+  EXPECT_EQ(bits(defaults.max_delay), bits(0.0));
+  EXPECT_EQ(bits(defaults.jitter_factor), bits(0.0));
+  EXPECT_EQ(bits(defaults.max_message_age), bits(0.0));
+}
+
+TEST(Copies, GiveUpAfterAndWithJitterChangeOneFieldOnly) {
+  const RetryPolicy original = RetryPolicy::exponential(7, 0.25s, 10s);
+  const RetryPolicy aged = original.give_up_after(60s);
+  const RetryPolicy calm = original.with_jitter(0.05);
+  EXPECT_EQ(bits(aged.max_message_age()), bits(60.0));
+  EXPECT_EQ(bits(calm.jitter_factor()), bits(0.05));
+  RetryPolicy::Options expect_aged = original.options();
+  expect_aged.max_message_age = 60s;
+  EXPECT_EQ(aged, RetryPolicy(expect_aged));
+  RetryPolicy::Options expect_calm = original.options();
+  expect_calm.jitter_factor = 0.05;
+  EXPECT_EQ(calm, RetryPolicy(expect_calm));
+  EXPECT_EQ(original, RetryPolicy::exponential(7, 0.25s, 10s));
+}
+
+TEST(Durations, ChronoConversionsHappenBeforeTheContract) {
+  // 100ms converts by one correctly rounded division: exactly the double 0.1.
+  EXPECT_EQ(bits(RetryPolicy::fixed(2, 100ms).initial_delay()), bits(0.1));
+  EXPECT_EQ(bits(RetryPolicy::exponential(3, 500ms, 2min).max_delay()), bits(120.0));
+}
+
+// ---- Validation: every rule names the parameter and the value ----
+
+TEST(Validation, ConstructorNamesTheParameterAndTheValue) {
+  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy({.max_attempts = 0}); }),
+              HasSubstr("max_attempts must be at least 1, got 0"));
+  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy({.max_attempts = -3}); }),
+              HasSubstr("max_attempts must be at least 1, got -3"));
+  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy({.initial_delay = -1.5s}); }),
+              HasSubstr("initial_delay must be finite and >= 0, got -1.5"));
+  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy({.initial_delay = Seconds{kInf}}); }),
+              HasSubstr("initial_delay must be finite and >= 0, got inf"));
+  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy({.multiplier = kNaN}); }),
+              HasSubstr("multiplier must be finite and >= 0, got nan"));
+  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy({.multiplier = -2.0}); }),
+              HasSubstr("multiplier must be finite and >= 0, got -2"));
+  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy({.max_delay = Seconds{-kInf}}); }),
+              HasSubstr("max_delay must be finite and >= 0, got -inf"));
+  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy({.jitter_factor = 1.0000000000000002}); }),
+              HasSubstr("jitter_factor must be in [0, 1], got 1.0000000000000002"));
+  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy({.jitter_factor = -0.1}); }),
+              HasSubstr("jitter_factor must be in [0, 1], got -0.1"));
+  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy({.jitter_factor = kNaN}); }),
+              HasSubstr("jitter_factor must be in [0, 1], got nan"));
+  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy({.max_message_age = Seconds{kNaN}}); }),
+              HasSubstr("max_message_age must be finite and >= 0, got nan"));
+}
+
+TEST(Validation, BoundariesAreAccepted) {
+  EXPECT_NO_THROW(RetryPolicy({.max_attempts = 1, .initial_delay = 0s, .multiplier = 0.0,
+                               .max_delay = 0s, .jitter_factor = 0.0, .max_message_age = 0s}));
+  EXPECT_NO_THROW(RetryPolicy({.initial_delay = Seconds{std::numeric_limits<double>::max()},
+                               .jitter_factor = 1.0}));
+  EXPECT_NO_THROW(RetryPolicy({.initial_delay = Seconds{std::numeric_limits<double>::denorm_min()}}));
+}
+
+TEST(Validation, FactoriesAndCopiesValidateToo) {
+  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy::fixed(0, 1s); }),
+              HasSubstr("max_attempts"));
+  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy::exponential(3, -1s); }),
+              HasSubstr("initial_delay"));
+  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy::none().give_up_after(Seconds{kNaN}); }),
+              HasSubstr("give_up_after: max_message_age must be finite and >= 0, got nan"));
+  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy::none().give_up_after(-1s); }),
+              HasSubstr("max_message_age must be finite and >= 0, got -1"));
+  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy::none().with_jitter(2.0); }),
+              HasSubstr("with_jitter: jitter_factor must be in [0, 1], got 2"));
+}
+
+TEST(Validation, CallsNameTheArgument) {
+  const RetryPolicy policy = RetryPolicy::exponential(5, 1s);
+  EXPECT_THAT(InvalidArgumentMessage([&] { (void)policy.next_delay(0); }),
+              HasSubstr("next_delay: attempt must be at least 1, got 0"));
+  EXPECT_THAT(InvalidArgumentMessage([&] { (void)policy.next_delay(-5, 0s, Jitter::off); }),
+              HasSubstr("attempt must be at least 1, got -5"));
+  EXPECT_THAT(InvalidArgumentMessage([&] { (void)policy.next_delay(1, Seconds{kNaN}); }),
+              HasSubstr("next_delay: message_age must be a number, not NaN, got nan"));
+  EXPECT_THAT(InvalidArgumentMessage([&] { (void)policy.jittered(Seconds{kNaN}); }),
+              HasSubstr("jittered: delay must be a number, not NaN, got nan"));
+  // Validation comes before giving up: a bad attempt is an error even when
+  // the policy would have given up anyway.
+  EXPECT_THROW((void)RetryPolicy::none().next_delay(0), std::invalid_argument);
+  // A NaN delay is rejected even where no jitter would apply.
+  EXPECT_THROW((void)RetryPolicy::none().jittered(Seconds{kNaN}), std::invalid_argument);
+}
+
+TEST(Validation, DrawOutsideUnitIntervalIsAnErrorNotAClamp) {
+  const RetryPolicy policy = RetryPolicy::exponential(5, 1s);
+  for (const double r : {1.0, -0.0000001, 1.5, kNaN, kInf, -kInf}) {
+    EXPECT_THAT(InvalidArgumentMessage([&] { (void)policy.jittered(1s, [r] { return r; }); }),
+                HasSubstr("draw r must be in [0, 1)"))
+        << r;
+    EXPECT_THROW((void)policy.next_delay(1, 0s, [r] { return r; }), std::invalid_argument);
+    EXPECT_THROW((void)policy.jittered_with_draw(1s, r), std::invalid_argument);
+  }
+}
+
+// ---- next_delay: giving up, ages, clamping ----
+
+TEST(NextDelay, GivesUpAtMaxAttempts) {
+  const RetryPolicy policy = RetryPolicy::fixed(3, 1s);
+  EXPECT_TRUE(policy.next_delay(2, 0s, Jitter::off).has_value());
+  EXPECT_EQ(policy.next_delay(3, 0s, Jitter::off), std::nullopt);
+  EXPECT_EQ(policy.next_delay(std::numeric_limits<std::int64_t>::max()), std::nullopt);
+}
+
+TEST(NextDelay, GivesUpAtTheAgeLimitInclusive) {
+  const RetryPolicy policy = RetryPolicy::fixed(5, 1s).give_up_after(60s);
+  EXPECT_TRUE(policy.next_delay(1, 59.999999s, Jitter::off).has_value());
+  EXPECT_EQ(policy.next_delay(1, 60s, Jitter::off), std::nullopt);
+  EXPECT_EQ(policy.next_delay(1, 60.000001s, Jitter::off), std::nullopt);
+  // A negative age counts as young; an infinite one as older than any limit.
+  EXPECT_TRUE(policy.next_delay(1, -5s, Jitter::off).has_value());
+  EXPECT_EQ(policy.next_delay(1, Seconds{kInf}, Jitter::off), std::nullopt);
+  // With no limit, even an infinite age is retried.
+  EXPECT_TRUE(RetryPolicy::fixed(5, 1s).next_delay(1, Seconds{kInf}, Jitter::off).has_value());
+}
+
+TEST(NextDelay, UnjitteredIsTheScheduleEntry) {
+  const RetryPolicy policy({.max_attempts = 40, .initial_delay = 0.3s, .multiplier = 1.3,
+                            .max_delay = 200s, .jitter_factor = 0.5});
+  const std::vector<Seconds> schedule = policy.schedule();
+  for (std::int64_t attempt = 1; attempt < 40; ++attempt) {
+    EXPECT_EQ(bits(*policy.next_delay(attempt, 0s, Jitter::off)),
+              bits(schedule[static_cast<std::size_t>(attempt - 1)]))
+        << "attempt " << attempt;
+  }
+}
+
+TEST(NextDelay, InfinityIsAnAnswerWithoutACap) {
+  const RetryPolicy policy({.max_attempts = 2000, .initial_delay = 1s, .multiplier = 2.0,
+                            .jitter_factor = 0.5});
+  EXPECT_EQ(bits(*policy.next_delay(1500, 0s, Jitter::off)), bits(kInf));
+  EXPECT_EQ(bits(*policy.next_delay(1500, 0s, RubyRandom(1))), bits(kInf));
+}
+
+TEST(NextDelay, InfiniteDelayWithFullJitterAndZeroDrawStaysInfinite) {
+  // inf * (1 + (0 * 2 - 1) * 1) is inf * 0, NaN in IEEE arithmetic. The
+  // reference returns that NaN from jittered and raises from next_delay; the
+  // contract answers +inf (docs/contract.md, "Decisions").
+  const RetryPolicy policy({.max_attempts = 2000, .initial_delay = 1s, .jitter_factor = 1.0});
+  EXPECT_EQ(bits(policy.jittered_with_draw(Seconds{kInf}, 0.0)), bits(kInf));
+  EXPECT_EQ(bits(*policy.next_delay(1500, 0s, [] { return 0.0; })), bits(kInf));
+  // Any other draw leaves inf as inf in plain IEEE arithmetic.
+  EXPECT_EQ(bits(policy.jittered_with_draw(Seconds{kInf}, 0x1.0p-53)), bits(kInf));
+}
+
+TEST(NextDelay, FullJitterAtZeroDrawGivesPositiveZero) {
+  const RetryPolicy policy({.max_attempts = 3, .initial_delay = 5s, .jitter_factor = 1.0});
+  EXPECT_EQ(bits(*policy.next_delay(1, 0s, [] { return 0.0; })), bits(0.0));
+}
+
+TEST(NextDelay, ZeroMultiplierGivesZeroAfterTheFirst) {
+  const RetryPolicy policy({.max_attempts = 5, .initial_delay = 7s, .multiplier = 0.0});
+  ExpectBitsEqual(policy.schedule(), {7.0, 0.0, 0.0, 0.0});
+}
+
+TEST(NextDelay, NegativeZeroMultiplierAlternatesTheSignOfZero) {
+  // The early exit compares bits: 0.0 == -0.0 would stop a step too soon.
+  const RetryPolicy policy({.max_attempts = 6, .initial_delay = 7s, .multiplier = -0.0});
+  ExpectBitsEqual(policy.schedule(), {7.0, -0.0, 0.0, -0.0, 0.0});
+  for (std::int64_t attempt = 1; attempt < 6; ++attempt) {
+    EXPECT_EQ(bits(*policy.next_delay(attempt, 0s, Jitter::off)),
+              bits(policy.schedule()[static_cast<std::size_t>(attempt - 1)]));
+  }
+}
+
+// ---- The fast path: early exits keep the bits of the plain loop ----
+
+// The plain O(k) loop of the contract, for comparison.
+double PlainLoop(const RetryPolicy& p, std::int64_t attempt) {
+  double running = p.initial_delay().count();
+  for (std::int64_t i = 1; i < attempt; ++i) running = running * p.multiplier();
+  const double cap = p.max_delay().count();
+  const double entry = cap > 0.0 && running > cap ? cap : running;
+  return entry < 0.0 ? 0.0 : entry;
+}
+
+TEST(FastPath, EarlyExitsKeepThePlainLoopsBits) {
+  const std::vector<RetryPolicy> policies = {
+      RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 0.5s, .max_delay = 30s}),
+      RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 1s, .multiplier = 0.5}),
+      RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 1s, .multiplier = 1.0}),
+      RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 1s, .multiplier = 1 + 1e-17}),
+      RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 3s, .multiplier = 1 + 1e-9}),
+      RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 1e300s, .multiplier = 1e10}),
+      RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 100s, .multiplier = 0.9,
+                   .max_delay = 30s}),
+  };
+  for (const RetryPolicy& policy : policies) {
+    for (const std::int64_t attempt : {1, 2, 3, 60, 1075, 1076, 5000, 999'999, 1'000'000}) {
+      EXPECT_EQ(bits(*policy.next_delay(attempt, 0s, Jitter::off)),
+                bits(PlainLoop(policy, attempt)))
+          << "multiplier " << policy.multiplier() << ", attempt " << attempt;
+    }
+  }
+}
+
+TEST(FastPath, CappedPolicyAnswersAttemptOneBillionAtOnce) {
+  // A timed test would be flaky; this one would take seconds of looping
+  // without the early exit and is bounded by ctest's timeout otherwise.
+  const RetryPolicy policy({.max_attempts = 2'000'000'000, .initial_delay = 0.5s,
+                            .max_delay = 30s, .jitter_factor = 0.2});
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_EQ(bits(*policy.next_delay(1'000'000'000, 0s, Jitter::off)), bits(30.0));
+  }
+}
+
+// ---- Jitter and the draw discipline ----
+
+TEST(Jitter, ReferenceExamples) {
+  // Answers from the Ruby reference (conformance/README.md).
+  const RetryPolicy policy({.jitter_factor = 0.2});
+  EXPECT_EQ(bits(policy.jittered_with_draw(1.5s, 0.0)), bits(1.2000000000000002));
+  const RetryPolicy exp = RetryPolicy::exponential(5, 0.5s);
+  RubyRandom rand(42);
+  const std::vector<double> want = {0.4749080237694725, 1.1802857225639665,
+                                    2.1855951534491243, 4.157853574715259};
+  for (std::int64_t attempt = 1; attempt <= 4; ++attempt) {
+    EXPECT_EQ(bits(*exp.next_delay(attempt, 0s, rand)),
+              bits(want[static_cast<std::size_t>(attempt - 1)]));
+  }
+  EXPECT_EQ(exp.next_delay(5, 0s, rand), std::nullopt);
+}
+
+TEST(Jitter, ArithmeticOrderIsTheContracts) {
+  // delay * (1 + ((r * 2 - 1) * f)), each step rounded. Regrouping as
+  // delay + delay * (...) or fusing it into fma(d, x, d) (what GCC does
+  // without -ffp-contract=off) differs in the last bit for this draw.
+  const RetryPolicy policy({.jitter_factor = 0.3});
+  const double d = 0.7;
+  const double r = 0x1.5876015e4d702p-6;
+  const double jittered = policy.jittered_with_draw(Seconds{d}, r).count();
+  EXPECT_EQ(bits(jittered), bits(0.49883017593502538));
+  EXPECT_NE(bits(jittered), bits(0.49883017593502532));  // d + d * x, and fma
+  EXPECT_NE(bits(jittered), bits(std::fma(d, ((r * 2) - 1) * 0.3, d)));
+}
+
+TEST(Jitter, NoDrawWhenJitterDoesNotApply) {
+  int draws = 0;
+  CountingSource source{0.5, &draws};
+  const RetryPolicy unjittered = RetryPolicy::fixed(5, 2s);
+  EXPECT_EQ(bits(unjittered.jittered(2s, source)), bits(2.0));
+  EXPECT_EQ(bits(*unjittered.next_delay(1, 0s, source)), bits(2.0));
+  const RetryPolicy jittery = RetryPolicy::exponential(5, 0s).give_up_after(10s);
+  EXPECT_EQ(bits(jittery.jittered(0s, source)), bits(0.0));
+  EXPECT_EQ(bits(jittery.jittered(-3s, source)), bits(-3.0));
+  EXPECT_EQ(bits(jittery.jittered(Seconds{-0.0}, source)), bits(-0.0));
+  EXPECT_EQ(bits(*jittery.next_delay(2, 0s, source)), bits(0.0));
+  EXPECT_EQ(jittery.next_delay(5, 0s, source), std::nullopt);
+  EXPECT_EQ(jittery.next_delay(1, 10s, source), std::nullopt);
+  EXPECT_EQ(draws, 0);
+}
+
+TEST(Jitter, ExactlyOneDrawPerJitteredDelay) {
+  int draws = 0;
+  CountingSource source{0.25, &draws};
+  const RetryPolicy policy = RetryPolicy::exponential(10, 1s, 30s);
+  for (std::int64_t attempt = 1; attempt < 10; ++attempt) {
+    (void)policy.next_delay(attempt, 0s, source);
+  }
+  (void)policy.jittered(3s, source);
+  EXPECT_EQ(draws, 10);
+}
+
+TEST(Jitter, ExtremeDrawsReachTheEdgesOfTheRange) {
+  const RetryPolicy policy({.jitter_factor = 0.5});
+  EXPECT_EQ(bits(policy.jittered_with_draw(8s, 0.0)), bits(4.0));
+  EXPECT_EQ(bits(policy.jittered_with_draw(8s, 0.5)), bits(8.0));
+  // The top of the range is reachable after rounding: 1 + (1 - 2^-52) * 0.5
+  // is a tie that rounds to even, 1.5, so the jittered range is closed,
+  // [d(1 - f), d(1 + f)], not half-open as exact arithmetic would have it.
+  EXPECT_EQ(bits(policy.jittered_with_draw(8s, 1.0 - 0x1.0p-53)), bits(12.0));
+  EXPECT_LT(policy.jittered_with_draw(8s, 1.0 - 0x1.0p-52).count(), 12.0);
+}
+
+TEST(Jitter, JitterIsAppliedAfterTheCap) {
+  const RetryPolicy policy({.max_attempts = 10, .initial_delay = 1s, .max_delay = 4s,
+                            .jitter_factor = 0.5});
+  EXPECT_EQ(bits(*policy.next_delay(9, 0s, [] { return 0.0; })), bits(2.0));
+  EXPECT_EQ(bits(*policy.next_delay(9, 0s, [] { return 0.75; })), bits(5.0));
+}
+
+TEST(DefaultSource, DrawsAreInTheUnitIntervalAndReseedable) {
+  DefaultSource source;
+  DefaultSource::seed_this_thread(99);
+  std::vector<double> first;
+  for (int i = 0; i < 1000; ++i) {
+    const double r = source();
+    ASSERT_GE(r, 0.0);
+    ASSERT_LT(r, 1.0);
+    first.push_back(r);
+  }
+  DefaultSource::seed_this_thread(99);
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(bits(source()), bits(first[static_cast<std::size_t>(i)]));
+}
+
+TEST(DefaultSource, JitteredStaysWithinTheFactor) {
+  const RetryPolicy policy = RetryPolicy::exponential(10, 1s, 30s);
+  for (int i = 0; i < 10000; ++i) {
+    const double d = policy.jittered(10s).count();
+    ASSERT_GE(d, 8.0);
+    ASSERT_LT(d, 12.0);
+    const std::optional<Seconds> next = policy.next_delay(9);
+    ASSERT_TRUE(next.has_value());
+    ASSERT_GE(next->count(), 24.0);
+    ASSERT_LT(next->count(), 36.0);
+  }
+}
+
+}  // namespace
+}  // namespace acemq::amqp
