@@ -350,6 +350,14 @@ double PlainLoop(const RetryPolicy& p, std::int64_t attempt) {
   return entry < 0.0 ? 0.0 : entry;
 }
 
+TEST(FastPath, PlainLoopKeepsTheSignOfZero) {
+  // The comparison model itself must not lose -0.0, or the test below
+  // could not see a port that does.
+  const RetryPolicy policy({.max_attempts = 30, .initial_delay = 7s, .multiplier = -0.0});
+  EXPECT_EQ(bits(PlainLoop(policy, 20)), bits(-0.0));
+  EXPECT_EQ(bits(PlainLoop(policy, 21)), bits(0.0));
+}
+
 TEST(FastPath, EarlyExitsKeepThePlainLoopsBits) {
   const std::vector<RetryPolicy> policies = {
       RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 0.5s, .max_delay = 30s}),
@@ -360,9 +368,13 @@ TEST(FastPath, EarlyExitsKeepThePlainLoopsBits) {
       RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 1e300s, .multiplier = 1e10}),
       RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 100s, .multiplier = 0.9,
                    .max_delay = 30s}),
+      RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 7s, .multiplier = -0.0}),
+      RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 1e-310s, .multiplier = 0.75}),
   };
   for (const RetryPolicy& policy : policies) {
-    for (const std::int64_t attempt : {1, 2, 3, 60, 1075, 1076, 5000, 999'999, 1'000'000}) {
+    // 16 and 17 straddle the remembered running values; the rest the walk.
+    for (const std::int64_t attempt :
+         {1, 2, 3, 15, 16, 17, 18, 19, 60, 1075, 1076, 5000, 999'999, 1'000'000}) {
       EXPECT_EQ(bits(*policy.next_delay(attempt, 0s, Jitter::off)),
                 bits(PlainLoop(policy, attempt)))
           << "multiplier " << policy.multiplier() << ", attempt " << attempt;
