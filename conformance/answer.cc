@@ -1,0 +1,156 @@
+#include "answer.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstdio>
+
+#include "protocol.hpp"
+#include "wire.hpp"
+
+namespace acemq::conformance {
+namespace {
+
+using nlohmann::json;
+
+bool same_bits(double a, double b) {
+  if (std::isnan(a) && std::isnan(b)) return true;
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+std::optional<std::optional<double>> item(const json& value) {
+  if (value.is_null()) return std::optional<double>{};
+  const std::optional<double> number = wire_number(value);
+  if (!number) return std::nullopt;
+  return number;
+}
+
+bool read_result(const json& result, Answer& answer, std::string& why) {
+  if (result.is_array()) {
+    answer.is_array = true;
+    for (const json& element : result) {
+      const auto value = item(element);
+      if (!value) {
+        why = "result array holds " + element.dump() + ", not a number or null";
+        return false;
+      }
+      answer.items.push_back(*value);
+    }
+    return true;
+  }
+  const auto value = item(result);
+  if (!value) {
+    why = "result is " + result.dump() + ", not a number, null or array";
+    return false;
+  }
+  answer.items.push_back(*value);
+  return true;
+}
+
+std::string shape(const Answer& a) {
+  if (!a.ok) return "an error (" + a.error + ")";
+  if (a.is_array) return "an array of " + std::to_string(a.items.size());
+  return a.items[0] ? "the number " + format_number(*a.items[0]) : "null";
+}
+
+std::string show(const std::optional<double>& value) {
+  return value ? describe_bits(*value) : "null";
+}
+
+}  // namespace
+
+std::string describe_bits(double value) {
+  char hex[24];
+  std::snprintf(hex, sizeof hex, "0x%016llx",
+                static_cast<unsigned long long>(std::bit_cast<std::uint64_t>(value)));
+  return format_number(value) + " (" + hex + ")";
+}
+
+std::optional<Answer> parse_answer(std::string_view line, std::string& why) {
+  // An adapter is untrusted too. An answer nests one level deeper than the
+  // id it echoes, which nests at most kMaxDepth.
+  if (!nesting_within(line, kMaxDepth + 1)) {
+    why = "nests deeper than any answer can";
+    return std::nullopt;
+  }
+  json parsed;
+  try {
+    parsed = json::parse(line.begin(), line.end());
+  } catch (const json::exception& e) {
+    why = std::string("not JSON: ") + e.what();
+    return std::nullopt;
+  }
+  if (!parsed.is_object()) {
+    why = "not a JSON object";
+    return std::nullopt;
+  }
+  Answer answer;
+  const auto id = parsed.find("id");
+  if (id == parsed.end()) {
+    why = "no \"id\"";
+    return std::nullopt;
+  }
+  answer.id = *id;
+  const auto ok = parsed.find("ok");
+  if (ok == parsed.end() || !ok->is_boolean()) {
+    why = "no boolean \"ok\"";
+    return std::nullopt;
+  }
+  answer.ok = ok->get<bool>();
+  if (answer.ok) {
+    const auto result = parsed.find("result");
+    if (result == parsed.end()) {
+      why = "\"ok\": true without \"result\"";
+      return std::nullopt;
+    }
+    if (!read_result(*result, answer, why)) return std::nullopt;
+  } else {
+    const auto error = parsed.find("error");
+    if (error == parsed.end() || !error->is_string()) {
+      why = "\"ok\": false without a string \"error\"";
+      return std::nullopt;
+    }
+    answer.error = error->get<std::string>();
+  }
+  return answer;
+}
+
+std::optional<Answer> expected_answer(const json& vector_line) {
+  Answer answer;
+  if (const auto id = vector_line.find("id"); id != vector_line.end()) answer.id = *id;
+  if (const auto error = vector_line.find("expect_error"); error != vector_line.end()) {
+    answer.ok = false;
+    answer.error = error->is_string() ? error->get<std::string>() : error->dump();
+    return answer;
+  }
+  const auto expect = vector_line.find("expect");
+  if (expect == vector_line.end()) return std::nullopt;
+  answer.ok = true;
+  std::string why;
+  if (!read_result(*expect, answer, why)) return std::nullopt;
+  return answer;
+}
+
+std::optional<std::string> difference(const Answer& expected, const Answer& actual) {
+  if (expected.ok != actual.ok || expected.is_array != actual.is_array ||
+      expected.items.size() != actual.items.size()) {
+    if (expected.ok && actual.ok && expected.is_array && actual.is_array) {
+      return "result: expected " + std::to_string(expected.items.size()) + " entries, got " +
+             std::to_string(actual.items.size());
+    }
+    return "expected " + shape(expected) + ", got " + shape(actual);
+  }
+  if (!expected.ok) return std::nullopt;
+  for (std::size_t i = 0; i < expected.items.size(); ++i) {
+    const auto& e = expected.items[i];
+    const auto& a = actual.items[i];
+    const bool same = (!e && !a) || (e && a && same_bits(*e, *a));
+    if (!same) {
+      const std::string where =
+          expected.is_array ? "result[" + std::to_string(i) + "]" : "result";
+      return where + ": expected " + show(e) + ", got " + show(a);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace acemq::conformance

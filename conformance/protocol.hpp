@@ -1,0 +1,64 @@
+// The conformance protocol: one JSON request line in, one answer line out.
+//
+// The single place where JSON becomes a RetryPolicy and a call on it; `serve`,
+// `check`, `vectors`, the reference-vector test and fuzzing all go through
+// answer_line, so they cannot disagree about what a request means. The
+// grammar, the limits and the error rules are specified in
+// conformance/README.md; the constants below are those limits.
+//
+// answer_line never throws and never crashes, whatever the bytes: a malformed
+// line, an unknown op or an invalid policy is an answer with "ok": false and a
+// message naming the field. Every request is independent: no state survives
+// from one line to the next.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "acemq/amqp/retry_policy.hpp"
+
+namespace acemq::conformance {
+
+// A request line longer than this (1 MiB, not counting the newline) is an
+// error; `serve` drops the excess without storing it.
+inline constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
+// Arrays and objects nest at most this deep. The protocol needs 3
+// (request, calls, one call); the limit keeps every JSON walk shallow.
+inline constexpr int kMaxDepth = 32;
+// A schedule answer holds at most 2^16 entries (about 1.5 MB of JSON), so
+// max_attempts - 1 above this is an error naming policy.max_attempts.
+inline constexpr std::int64_t kMaxScheduleEntries = std::int64_t{1} << 16;
+// A replay holds at most 256 calls.
+inline constexpr std::size_t kMaxReplayCalls = 256;
+// next_delay costs up to attempt - 1 multiplications. Above 2^20 of them the
+// protocol answers only if the running value settles within 2^20 steps (see
+// settles_within_step_limit); multiplier 1 + 1e-9 with no cap would otherwise
+// take about 7e11 steps, hours for one line.
+inline constexpr std::int64_t kMaxSteps = std::int64_t{1} << 20;
+
+// A request that cannot be answered; what() names the field.
+class ProtocolError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The `policy` member of a request: constructor fields by name, or a factory,
+// then give_up_after and with_jitter in that order. Throws ProtocolError.
+amqp::RetryPolicy policy_from_json(const nlohmann::json& policy);
+
+// Whether next_delay(attempt) on `policy` is within the protocol's cost
+// limit: attempt - 1 <= kMaxSteps, or the running value settles (passes a
+// cap it can never come back under, or reaches a value that multiplying
+// leaves bit-identical) within kMaxSteps steps. Mirrors the core's early
+// exits, so a settled policy costs the core at most kMaxSteps steps too.
+bool settles_within_step_limit(const amqp::RetryPolicy& policy, std::int64_t attempt);
+
+// The answer to one request line (without its newline). Never throws.
+std::string answer_line(std::string_view request_line) noexcept;
+
+}  // namespace acemq::conformance

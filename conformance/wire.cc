@@ -1,0 +1,105 @@
+#include "wire.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <system_error>
+
+namespace acemq::conformance {
+
+void append_number(std::string& out, double value) {
+  if (std::isnan(value)) {
+    out += "\"NaN\"";
+    return;
+  }
+  if (std::isinf(value)) {
+    out += value > 0 ? "\"Infinity\"" : "\"-Infinity\"";
+    return;
+  }
+  // 24 characters is the longest shortest form: -2.2250738585072014e-308.
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  const std::string_view text(buffer, static_cast<std::size_t>(result.ptr - buffer));
+  out += text;
+  if (text.find_first_not_of("-0123456789") == std::string_view::npos) out += ".0";
+}
+
+std::string format_number(double value) {
+  std::string out;
+  append_number(out, value);
+  return out;
+}
+
+std::optional<double> wire_number(const nlohmann::json& value) {
+  switch (value.type()) {
+    case nlohmann::json::value_t::number_float:
+      return value.get<double>();
+    case nlohmann::json::value_t::number_integer:
+      return static_cast<double>(value.get<std::int64_t>());
+    case nlohmann::json::value_t::number_unsigned:
+      return static_cast<double>(value.get<std::uint64_t>());
+    case nlohmann::json::value_t::string: {
+      const auto& text = value.get_ref<const std::string&>();
+      if (text == "Infinity") return HUGE_VAL;
+      if (text == "-Infinity") return -HUGE_VAL;
+      if (text == "NaN") return std::nan("");
+      return std::nullopt;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<double> parse_decimal(std::string_view text) {
+  if (text == "Infinity" || text == "inf" || text == "+Infinity") return HUGE_VAL;
+  if (text == "-Infinity" || text == "-inf") return -HUGE_VAL;
+  if (text == "NaN" || text == "nan") return std::nan("");
+  // from_chars takes no leading '+'; a person may type one.
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  if (text.empty()) return std::nullopt;
+  double value = 0.0;
+  const auto result =
+      std::from_chars(text.data(), text.data() + text.size(), value,
+                      std::chars_format::general);
+  if (result.ec != std::errc{} || result.ptr != text.data() + text.size()) {
+    return std::nullopt;
+  }
+  // from_chars also reads "inf" and "nan" spellings; keep only finite ones
+  // from the digits path so "infinity" typed by mistake is not a number.
+  if (!std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+void append_json_string(std::string& out, std::string_view text) {
+  out += nlohmann::json(std::string(text))
+             .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace acemq::conformance
+
+namespace acemq::conformance {
+
+bool nesting_within(std::string_view text, int max_depth) {
+  int depth = 0;
+  bool in_string = false;
+  bool escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) return false;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return true;
+}
+
+}  // namespace acemq::conformance

@@ -1,0 +1,95 @@
+// Wire form of the conformance protocol's values: numbers and JSON lines.
+//
+// A number on the wire is an IEEE-754 binary64 value. Finite values are
+// written in shortest round-trip form (std::to_chars), with ".0" added to an
+// integral value so it reads as a float (the reference writes 1.0, not 1);
+// non-finite values are the strings "Infinity", "-Infinity" and "NaN", in
+// both directions. Readers take any JSON number, correctly rounded, and
+// compare values as bits, never text.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace acemq::conformance {
+
+// Appends `value` in wire form: 0.5, 1.0, 1e-09, -0.0, "Infinity", "NaN".
+void append_number(std::string& out, double value);
+std::string format_number(double value);
+
+// A JSON value read as a wire number: any JSON number (an integer converts
+// with one correct rounding) or one of the three non-finite strings. Anything
+// else, booleans included, is nullopt.
+std::optional<double> wire_number(const nlohmann::json& value);
+
+// A number typed by a person (command-line flags): decimal text, correctly
+// rounded (std::from_chars, never strtold then a cast, which rounds twice), or
+// Infinity/-Infinity/NaN. The whole text must be the number.
+std::optional<double> parse_decimal(std::string_view text);
+
+// Writes any nlohmann value on one line, with floats in wire form (nlohmann's
+// own dump uses Grisu2, which round-trips but is not always shortest) and
+// invalid UTF-8 replaced rather than thrown about.
+template <typename Json>
+void append_json(std::string& out, const Json& value);
+
+template <typename Json>
+std::string to_line(const Json& value) {
+  std::string out;
+  append_json(out, value);
+  return out;
+}
+
+// Whether arrays and objects in JSON text nest at most `max_depth` deep,
+// counted on the raw bytes (strings skipped) before any parser sees them, so
+// no JSON walk (parse, copy, destroy, dump) recurses deeper.
+bool nesting_within(std::string_view text, int max_depth);
+
+// Escapes a string as JSON; invalid UTF-8 becomes U+FFFD instead of throwing.
+void append_json_string(std::string& out, std::string_view text);
+
+template <typename Json>
+void append_json(std::string& out, const Json& value) {
+  switch (value.type()) {
+    case nlohmann::json::value_t::object: {
+      out.push_back('{');
+      bool first = true;
+      for (const auto& [key, member] : value.items()) {
+        if (!first) out.push_back(',');
+        first = false;
+        append_json_string(out, key);
+        out.push_back(':');
+        append_json(out, member);
+      }
+      out.push_back('}');
+      return;
+    }
+    case nlohmann::json::value_t::array: {
+      out.push_back('[');
+      bool first = true;
+      for (const auto& element : value) {
+        if (!first) out.push_back(',');
+        first = false;
+        append_json(out, element);
+      }
+      out.push_back(']');
+      return;
+    }
+    case nlohmann::json::value_t::string:
+      append_json_string(out, value.template get_ref<const std::string&>());
+      return;
+    case nlohmann::json::value_t::number_float:
+      append_number(out, value.template get<double>());
+      return;
+    default:
+      // null, booleans and integers: nlohmann's text is already exact.
+      out += value.dump();
+      return;
+  }
+}
+
+}  // namespace acemq::conformance
