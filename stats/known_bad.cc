@@ -1,0 +1,129 @@
+#include "known_bad.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <random>
+
+#include "acemq/amqp/retry_policy.hpp"
+#include "acemq/amqp/ruby_random.hpp"
+#include "battery.hpp"
+
+namespace acemq::stats {
+namespace {
+
+using amqp::RetryPolicy;
+using amqp::RubyRandom;
+using amqp::Seconds;
+
+// A wrong formula, drawing r from a good 53-bit stream.
+template <class Formula>
+KnownBad formula(std::string name, std::string bug, std::vector<std::string> caught_by,
+                 Formula jitter) {
+  return KnownBad{std::move(name), std::move(bug), std::move(caught_by),
+                  [jitter](double d, double f, std::size_t n, std::uint32_t seed) {
+                    RubyRandom source(seed);
+                    return collect(d, f, n, [&] { return jitter(d, f, source()); });
+                  }};
+}
+
+// A wrong source, fed through the real policy.
+template <class MakeSource>
+KnownBad source(std::string name, std::string bug, std::vector<std::string> caught_by,
+                MakeSource make) {
+  return KnownBad{std::move(name), std::move(bug), std::move(caught_by),
+                  [make](double d, double f, std::size_t n, std::uint32_t seed) {
+                    const RetryPolicy policy({.max_attempts = 2, .jitter_factor = f});
+                    auto bad = make(seed);
+                    return collect(d, f, n,
+                                   [&] { return policy.jittered(Seconds{d}, bad).count(); });
+                  }};
+}
+
+// Serves every draw of a good stream twice: a draw reused between calls.
+struct ReusedDraw {
+  RubyRandom stream;
+  double last = 0.0;
+  bool fresh = true;
+  double operator()() {
+    if (fresh) last = stream();
+    fresh = !fresh;
+    return last;
+  }
+};
+
+// Restarts from the same seed every `period` calls, as a source constructed
+// per batch would.
+struct Cycle {
+  std::uint32_t seed;
+  std::size_t period;
+  RubyRandom stream{seed};
+  std::size_t calls = 0;
+  double operator()() {
+    if (calls++ % period == 0) stream = RubyRandom(seed);
+    return stream();
+  }
+};
+
+}  // namespace
+
+std::vector<KnownBad> known_bad() {
+  std::vector<KnownBad> all;
+  all.push_back(formula(
+      "one_sided", "only ever delays: d·(1 + |2r − 1|·f)",
+      {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
+      [](double d, double f, double r) { return d * (1 + (std::abs((r * 2) - 1) * f)); }));
+  all.push_back(formula(
+      "width_x0.5", "half the promised spread: d·(1 + (2r − 1)·f·0.5)",
+      {kKolmogorovSmirnov, kChiSquare, kVariance},
+      [](double d, double f, double r) { return d * (1 + (((r * 2) - 1) * f * 0.5)); }));
+  all.push_back(formula(
+      "width_x1.02", "2% more than the promised spread: d·(1 + (2r − 1)·f·1.02)",
+      {kRange, kKolmogorovSmirnov, kVariance},
+      [](double d, double f, double r) { return d * (1 + (((r * 2) - 1) * f * 1.02)); }));
+  all.push_back(formula(
+      "r_for_2r-1", "r used where 2r − 1 belongs: d·(1 + r·f)",
+      {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
+      [](double d, double f, double r) { return d * (1 + (r * f)); }));
+  all.push_back(formula(
+      "skewed_r2", "u skewed: d·(1 + (2r² − 1)·f)",
+      {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
+      [](double d, double f, double r) { return d * (1 + ((((r * r) * 2) - 1) * f)); }));
+  all.push_back(formula(
+      "additive", "additive, not multiplicative: d + (2r − 1)·f (the same as d = 1 only)",
+      {kKolmogorovSmirnov, kChiSquare, kVariance},
+      [](double d, double f, double r) { return d + (((r * 2) - 1) * f); }));
+  all.push_back(formula(
+      "recapped", "the cap re-applied after jitter: min(jittered(cap), cap)",
+      {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
+      [](double d, double f, double r) { return std::min(d * (1 + (((r * 2) - 1) * f)), d); }));
+  all.push_back(source(
+      "stuck_source", "a stuck source: a generator re-seeded on every call",
+      {kKolmogorovSmirnov, kChiSquare, kRuns, kLag1, kRepeats, kVariance},
+      [](std::uint32_t seed) { return [seed] { return RubyRandom(seed)(); }; }));
+  all.push_back(source(
+      "reused_draw", "each draw used for two calls in a row",
+      {kRuns, kLag1, kRepeats},
+      [](std::uint32_t seed) { return ReusedDraw{RubyRandom(seed)}; }));
+  all.push_back(source(
+      "cycle_100000", "a source re-created from the same seed every 100,000 calls",
+      {kRepeats, kChiSquare},
+      [](std::uint32_t seed) { return Cycle{seed, 100000}; }));
+  all.push_back(source(
+      "low_bits_32", "32-bit draws, engine() / 2^32: one call of a 32-bit generator, not two",
+      {kRepeats},
+      [](std::uint32_t seed) {
+        return [engine = std::mt19937(seed)]() mutable { return engine() * 0x1.0p-32; };
+      }));
+  all.push_back(source(
+      "low_bits_24", "24-bit draws, a float: uniform_real_distribution<float>",
+      {kRepeats},
+      [](std::uint32_t seed) {
+        return [engine = std::mt19937(seed)]() mutable {
+          return static_cast<double>(static_cast<float>(engine() >> 8U) * 0x1.0p-24F);
+        };
+      }));
+  return all;
+}
+
+}  // namespace acemq::stats

@@ -1,0 +1,64 @@
+// Power, proved: every known-bad double is rejected at the per-commit n, by
+// each of the tests its row in known_bad.cc names, at every jitter factor.
+// The alpha is the grid's own per-test share, so a double caught here would
+// also fail the grid.
+#include <algorithm>
+#include <iostream>
+#include <string>
+#include <tuple>
+
+#include <gtest/gtest.h>
+
+#include "battery.hpp"
+#include "family.hpp"
+#include "grid.hpp"
+#include "known_bad.hpp"
+#include "runs.hpp"
+
+namespace acemq::stats {
+namespace {
+
+constexpr std::uint32_t kSeed = 20240004;
+
+class KnownBadDouble : public testing::TestWithParam<std::tuple<std::size_t, double>> {};
+
+TEST_P(KnownBadDouble, IsRejected) {
+  const KnownBad bad = known_bad().at(std::get<0>(GetParam()));
+  const double factor = std::get<1>(GetParam());
+  const double delay = Cell{.factor = factor, .delay = DelayKind::ordinary}.delay_seconds();
+  const double alpha = per_test_alpha(grid().size() * kTestsPerSample);
+  std::cout << bad.name << " (" << bad.bug << "): d = " << delay << ", f = " << factor
+            << ", seed " << kSeed << ", n " << kCommitSamples << "\n";
+
+  JitterSample s = bad.sample(delay, factor, kCommitSamples, kSeed);
+  const RangeCheck range = s.range;
+  const Analysis a = analyze(std::move(s.u), factor);
+  std::cout << "  range: " << (range.ok() ? "ok" : "FAILS") << " [" << range.min << ", "
+            << range.max << "] vs [" << range.lo << ", " << range.hi << "]\n";
+  for (const TestResult& t : a.tests) {
+    std::cout << "  " << t.name << ": statistic " << t.statistic << ", p " << t.p_value
+              << (t.p_value < alpha ? "  REJECTS" : "") << "\n";
+  }
+  const std::vector<std::string> rejected = rejected_by(a, range, alpha);
+  for (const std::string& expected : bad.caught_by) {
+    EXPECT_NE(std::find(rejected.begin(), rejected.end(), expected), rejected.end())
+        << expected << " does not reject " << bad.name;
+  }
+}
+
+std::string test_name(const testing::TestParamInfo<std::tuple<std::size_t, double>>& info) {
+  std::string name = known_bad().at(std::get<0>(info.param)).name + "_f" +
+                     std::to_string(static_cast<int>(std::get<1>(info.param) * 100));
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Stats, KnownBadDouble,
+                         testing::Combine(testing::Range<std::size_t>(0, known_bad().size()),
+                                          testing::ValuesIn(kFactors)),
+                         test_name);
+
+}  // namespace
+}  // namespace acemq::stats

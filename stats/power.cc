@@ -1,0 +1,91 @@
+#include "power.hpp"
+
+#include <cmath>
+
+#include <boost/math/distributions/chi_squared.hpp>
+#include <boost/math/distributions/complement.hpp>
+#include <boost/math/distributions/non_central_chi_squared.hpp>
+#include <boost/math/distributions/normal.hpp>
+#include <boost/math/distributions/poisson.hpp>
+
+#include "battery.hpp"
+#include "kolmogorov.hpp"
+
+namespace acemq::stats {
+namespace {
+
+// P(X >= c) for X Poisson with mean lambda.
+double poisson_at_least(double lambda, double c) {
+  if (c <= 0.0) return 1.0;
+  return boost::math::cdf(boost::math::complement(boost::math::poisson(lambda), c - 1.0));
+}
+
+}  // namespace
+
+double normal_upper_quantile(double p) {
+  return boost::math::quantile(boost::math::complement(boost::math::normal(), p));
+}
+
+std::vector<PowerRow> power_table(std::size_t n, double alpha, double factor) {
+  const double root_n = std::sqrt(static_cast<double>(n));
+  // One-sided: an alternative that pushes the statistic one way.
+  const double z_power = normal_upper_quantile(1.0 - kPower);
+  const double z_two_sided = normal_upper_quantile(alpha / 2.0);
+  const double k_alpha = kolmogorov_critical_value(alpha);
+  std::vector<PowerRow> rows;
+  const auto add = [&](const char* test, double smallest, const char* measure) {
+    rows.push_back(PowerRow{test, alpha, n, smallest, measure});
+  };
+
+  // At the point where |F − F0| = delta the ECDF is off by delta plus noise
+  // of standard deviation sqrt(p(1 − p)/n) <= 0.5/sqrt(n), and D is at least
+  // that: so D > K_alpha/sqrt(n) with probability >= 0.999 once
+  // delta >= (K_alpha + 0.5·z_0.999)/sqrt(n).
+  add(kKolmogorovSmirnov, (k_alpha + 0.5 * z_power) / root_n, "sup|F − F0| of u");
+
+  const double bins = kChiSquareBins;
+  const double critical =
+      boost::math::quantile(boost::math::complement(boost::math::chi_squared(bins - 1), alpha));
+  const double lambda = boost::math::non_central_chi_squared::find_non_centrality(
+      bins - 1, critical, 1.0 - kPower);
+  add(kChiSquare, std::sqrt(lambda / static_cast<double>(n)),
+      "Cohen's w = sqrt(k·Σ(p_i − 1/k)²), k = 1024 bins");
+
+  add(kSign, (z_two_sided + z_power) * 0.5 / root_n, "|P(u < 0) − 1/2|");
+
+  // Each half holds ~n/2, so the effective two-sample size is n/4.
+  add(kMirror, (k_alpha + 0.5 * z_power) / (root_n / 2.0),
+      "sup|F − G|, F of u > 0, G of −u for u < 0");
+
+  add(kMean, (z_two_sided + z_power) / std::sqrt(3.0) / root_n,
+      "|E u|, i.e. the mean delay off by this × f·d");
+
+  add(kVariance, (z_two_sided + z_power) * std::sqrt(4.0 / 45.0) / root_n * 3.0,
+      "|Var u ÷ (1/3) − 1|");
+
+  add(kRuns, (z_two_sided + z_power) * 0.5 / root_n,
+      "|P(next u on the other side of the median) − 1/2|");
+
+  add(kLag1, (z_two_sided + z_power) / root_n, "|lag-1 autocorrelation of u|");
+
+  // The critical count c, then the largest Poisson mean of repeats that
+  // still fails to reach c with probability 0.999, as a source's bit count:
+  // a b-bit source repeats ~C(n, 2)·2^-b times.
+  const double null_mean = repeats_null_mean_bound(n, factor);
+  double c = 0.0;
+  while (poisson_at_least(null_mean, c) > alpha) c += 1.0;
+  double lo = 0.0;
+  double hi = 10.0 * c + 100.0;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (poisson_at_least(mid, c) >= kPower ? hi : lo) = mid;
+  }
+  const double pairs = static_cast<double>(n) * (static_cast<double>(n) - 1.0) / 2.0;
+  rows.push_back(PowerRow{kRepeats, alpha, n, std::log2(pairs / hi),
+                          "bits of resolution (a source with fewer is caught), or a cycle "
+                          "shorter than n − " +
+                              std::to_string(static_cast<long long>(c)) + " draws"});
+  return rows;
+}
+
+}  // namespace acemq::stats

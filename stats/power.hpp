@@ -1,0 +1,34 @@
+// Power: the smallest deviation each test detects with probability 0.999.
+//
+// For a test at level alpha on n samples, the smallest departure from the
+// contract that it rejects with probability kPower, in the test's own
+// measure (stats/README.md derives each row; power_test.cc checks the KS,
+// sign and lag-1 rows by simulation). The README's table is this function's
+// output, printed by stats_power_table.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace acemq::stats {
+
+inline constexpr double kPower = 0.999;
+
+struct PowerRow {
+  std::string test;
+  double alpha = 0.0;
+  std::size_t n = 0;
+  double smallest = 0.0;  // in the unit `measure` names
+  std::string measure;
+};
+
+// The rows for a run of n samples per cell, each test at level alpha.
+// `factor` is the jitter factor whose rounding allowance the repeats test
+// uses (the smallest, 0.05, is the least powerful).
+std::vector<PowerRow> power_table(std::size_t n, double alpha, double factor = 0.05);
+
+// z with P(Z > z) = p for a standard normal.
+double normal_upper_quantile(double p);
+
+}  // namespace acemq::stats

@@ -1,0 +1,82 @@
+// The exact range check and the rounding of u, both stated in
+// jitter_sample.hpp, checked against the real policy at every grid cell.
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "acemq/amqp/retry_policy.hpp"
+#include "battery.hpp"
+#include "grid.hpp"
+#include "jitter_sample.hpp"
+
+namespace acemq::stats {
+namespace {
+
+using amqp::RetryPolicy;
+using amqp::Seconds;
+
+constexpr double kTopDraw = 1.0 - 0x1.0p-53;
+
+std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
+
+RetryPolicy policy(double factor) {
+  return RetryPolicy({.max_attempts = 2, .jitter_factor = factor});
+}
+
+TEST(Range, EndsOfTheDrawMeetTheBounds) {
+  for (const Cell& cell : grid()) {
+    const double d = cell.delay_seconds();
+    const RetryPolicy p = policy(cell.factor);
+    EXPECT_EQ(bits(p.jittered_with_draw(Seconds{d}, 0.0).count()),
+              bits(jitter_lower_bound(d, cell.factor)))
+        << cell.name();
+    EXPECT_LE(p.jittered_with_draw(Seconds{d}, kTopDraw).count(),
+              jitter_upper_bound(d, cell.factor))
+        << cell.name();
+  }
+}
+
+TEST(Range, TheUpperBoundIsReachedSoTheCheckIsClosed) {
+  // (1 − 2^-52)·0.5 + 1 = 1.5 − 2^-53 ties, and rounds to even: 1.5.
+  const double d = Cell{.factor = 0.5}.delay_seconds();
+  EXPECT_EQ(bits(policy(0.5).jittered_with_draw(Seconds{d}, kTopDraw).count()),
+            bits(jitter_upper_bound(d, 0.5)));
+}
+
+TEST(Range, CollectCountsEverythingOutsideIncludingNaN) {
+  const double d = 2.0;
+  const double values[] = {d * 0.8, d * 1.2, std::nextafter(d * 0.8, 0.0),
+                           std::nextafter(d * 1.2, 3.0), std::numeric_limits<double>::quiet_NaN()};
+  std::size_t i = 0;
+  const JitterSample s = collect(d, 0.2, 5, [&] { return values[i++]; });
+  EXPECT_EQ(s.range.outside, 3U);
+  EXPECT_EQ(bits(s.range.first_outside), bits(std::nextafter(d * 0.8, 0.0)));
+}
+
+TEST(Range, RoundingOfUStaysWithinTheStatedBound) {
+  // |u − (2r − 1)| <= 8·2^-52/f, which the repeats test's null bound uses;
+  // the draws near 0, 1/2 and 1 are where the roundings are largest.
+  std::mt19937_64 engine(7);
+  for (const Cell& cell : grid()) {
+    const double d = cell.delay_seconds();
+    const RetryPolicy p = policy(cell.factor);
+    const double bound = 8.0 * 0x1.0p-52 / cell.factor;
+    double worst = 0.0;
+    for (int i = 0; i < 20000; ++i) {
+      double r = static_cast<double>(engine() >> 11U) * 0x1.0p-53;
+      if (i < 64) r = (i % 3) * 0.5 + (i % 3 == 2 ? -0x1.0p-53 : 0x1.0p-53) * (i / 3);
+      if (!(r >= 0.0 && r < 1.0)) continue;
+      const double j = p.jittered_with_draw(Seconds{d}, r).count();
+      const double u = (j / d - 1) / cell.factor;
+      worst = std::max(worst, std::abs(u - ((r * 2) - 1)));
+    }
+    EXPECT_LE(worst, bound) << cell.name();
+  }
+}
+
+}  // namespace
+}  // namespace acemq::stats

@@ -1,0 +1,196 @@
+#include "report.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "family.hpp"
+#include "svg.hpp"
+
+namespace acemq::stats {
+namespace {
+
+std::string shortest(double x) {
+  char buffer[32];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, x).ptr;
+  return std::string(buffer, end);
+}
+
+std::string p_text(double p) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", p);
+  return buffer;
+}
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+// JSON has no NaN or infinity; such a statistic is written as its text.
+nlohmann::json number(double x) {
+  if (std::isfinite(x)) return x;
+  return shortest(x);
+}
+
+nlohmann::json outcome_json(const Outcome& o) {
+  nlohmann::json tests = nlohmann::json::array();
+  for (std::size_t i = 0; i < o.analysis.tests.size(); ++i) {
+    const TestResult& t = o.analysis.tests[i];
+    tests.push_back({{"name", t.name},
+                     {"statistic", number(t.statistic)},
+                     {"p_value", number(t.p_value)},
+                     {"rejected", static_cast<bool>(o.rejected.at(i))}});
+  }
+  return {{"name", o.name},
+          {"description", o.description},
+          {"delay", shortest(o.delay)},
+          {"jitter_factor", shortest(o.factor)},
+          {"seed", o.seed},
+          {"n", o.analysis.n},
+          {"range",
+           {{"lo", shortest(o.range.lo)},
+            {"hi", shortest(o.range.hi)},
+            {"min", shortest(o.range.min)},
+            {"max", shortest(o.range.max)},
+            {"outside", o.range.outside},
+            {"ok", o.range.ok()}}},
+          {"ks_d", number(o.analysis.picture.ks_d)},
+          {"tests", tests},
+          {"failed", o.failed()},
+          {"seconds", o.seconds},
+          {"ecdf_svg", o.ecdf_svg},
+          {"histogram_svg", o.histogram_svg}};
+}
+
+// The smallest p-value and its test, for the summary's one-line view.
+std::string weakest(const Outcome& o) {
+  const auto it = std::min_element(
+      o.analysis.tests.begin(), o.analysis.tests.end(),
+      [](const TestResult& a, const TestResult& b) { return a.p_value < b.p_value; });
+  return p_text(it->p_value) + " (" + it->name + ")";
+}
+
+std::string rejected_list(const Outcome& o) {
+  std::string out = o.range.ok() ? "" : "range";
+  for (std::size_t i = 0; i < o.analysis.tests.size(); ++i) {
+    if (!o.rejected[i]) continue;
+    if (!out.empty()) out += ", ";
+    out += o.analysis.tests[i].name;
+  }
+  return out.empty() ? "none" : out;
+}
+
+void draw(const std::filesystem::path& dir, Outcome& o, const RunReport& run,
+          const std::string& verdict) {
+  const PictureCaption caption{
+      o.name, "d = " + shortest(o.delay) + ", f = " + shortest(o.factor) + ", n = " +
+                  std::to_string(o.analysis.n) + ", seed " + std::to_string(o.seed) + ": " +
+                  verdict};
+  o.ecdf_svg = "svg/" + file_stem(o.name) + "-ecdf.svg";
+  o.histogram_svg = "svg/" + file_stem(o.name) + "-histogram.svg";
+  write_file(dir / o.ecdf_svg, ecdf_svg(caption, o.analysis, run.ks_critical));
+  write_file(dir / o.histogram_svg, histogram_svg(caption, o.analysis));
+}
+
+}  // namespace
+
+bool Outcome::failed() const {
+  return !range.ok() || std::find(rejected.begin(), rejected.end(), true) != rejected.end();
+}
+
+bool RunReport::passed() const {
+  return std::none_of(cells.begin(), cells.end(), [](const Outcome& o) { return o.failed(); }) &&
+         std::all_of(known_bad.begin(), known_bad.end(),
+                     [](const Outcome& o) { return o.failed(); });
+}
+
+std::string file_stem(const std::string& name) {
+  std::string out = name;
+  for (char& c : out) {
+    const bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_';
+    if (!keep) c = '_';
+  }
+  return out;
+}
+
+std::filesystem::path write_report(const std::filesystem::path& dir, const RunReport& run_in) {
+  RunReport run = run_in;
+  std::filesystem::create_directories(dir / "svg");
+  for (Outcome& o : run.cells) draw(dir, o, run, o.failed() ? "FAILS" : "passes");
+  for (Outcome& o : run.known_bad) {
+    draw(dir, o, run, o.failed() ? "rejected, as it must be" : "NOT REJECTED");
+  }
+
+  const double per_test = per_test_alpha(run.family_size);
+  nlohmann::json json = {
+      {"seed", run.seed},
+      {"replay", "STATS_SEED=" + std::to_string(run.seed)},
+      {"n_per_cell", run.n},
+      {"family_alpha", kFamilyAlpha},
+      {"correction", "Holm step-down over every test of every grid cell"},
+      {"family_size", run.family_size},
+      {"bonferroni_per_test_alpha", per_test},
+      {"ks_critical_sqrt_n_d", run.ks_critical},
+      {"seconds", run.seconds},
+      {"passed", run.passed()},
+      {"cells", nlohmann::json::array()},
+      {"known_bad", nlohmann::json::array()}};
+  for (const Outcome& o : run.cells) json["cells"].push_back(outcome_json(o));
+  for (const Outcome& o : run.known_bad) json["known_bad"].push_back(outcome_json(o));
+  write_file(dir / "results.json", json.dump(2) + "\n");
+
+  const std::size_t failing = static_cast<std::size_t>(
+      std::count_if(run.cells.begin(), run.cells.end(), [](const Outcome& o) { return o.failed(); }));
+  std::string md;
+  md += "# Jitter statistics: nightly report\n\n";
+  md += std::string("**") + (run.passed() ? "PASS" : "FAIL") + "**: " +
+        std::to_string(run.cells.size() - failing) + " of " + std::to_string(run.cells.size()) +
+        " cells pass";
+  if (!run.known_bad.empty()) {
+    const auto caught = std::count_if(run.known_bad.begin(), run.known_bad.end(),
+                                      [](const Outcome& o) { return o.failed(); });
+    md += ", " + std::to_string(caught) + " of " + std::to_string(run.known_bad.size()) +
+          " known-bad doubles rejected";
+  }
+  md += ".\n\n";
+  md += "- Seed: `" + std::to_string(run.seed) + "`. Replay: `STATS_SEED=" +
+        std::to_string(run.seed) + " ctest -L nightly` (or `stats_nightly --seed " +
+        std::to_string(run.seed) + "`).\n";
+  md += "- n = " + std::to_string(run.n) + " samples per cell; " +
+        std::to_string(run.family_size) + " tests in the family.\n";
+  md += "- Family-wise false-alarm rate <= 1e-6, Holm's step-down correction (the first step "
+        "is Bonferroni: p < " + p_text(per_test) + "). Known-bad doubles are outside the family.\n";
+  md += "- KS acceptance band: sqrt(n)·D <= " + shortest(std::round(run.ks_critical * 1e4) / 1e4) +
+        ".\n";
+  md += "- Took " + std::to_string(static_cast<long long>(std::lround(run.seconds))) + " s.\n\n";
+  md += "u = (jittered / d − 1) / f must be Uniform[−1, 1) and independent; every picture "
+        "plots u. The ECDF picture's lower panel shows ECDF − CDF against the KS band; the "
+        "histogram's lower panel shows each bin's standardized residual.\n\n";
+  md += "## Grid\n\n| cell | d | range | smallest p | rejected by | pictures |\n"
+        "| --- | --- | --- | --- | --- | --- |\n";
+  for (const Outcome& o : run.cells) {
+    md += "| " + o.name + " | " + shortest(o.delay) + " | " +
+          (o.range.ok() ? "ok" : std::to_string(o.range.outside) + " outside") + " | " +
+          weakest(o) + " | " + rejected_list(o) + " | [ECDF](" + o.ecdf_svg + ") [histogram](" +
+          o.histogram_svg + ") |\n";
+  }
+  if (!run.known_bad.empty()) {
+    md += "\n## Known-bad doubles (each must be rejected)\n\n"
+          "| double | bug | rejected by | pictures |\n| --- | --- | --- | --- |\n";
+    for (const Outcome& o : run.known_bad) {
+      md += "| " + o.name + " | " + o.description + " | " + rejected_list(o) + " | [ECDF](" +
+            o.ecdf_svg + ") [histogram](" + o.histogram_svg + ") |\n";
+    }
+  }
+  const std::filesystem::path summary = dir / "summary.md";
+  write_file(summary, md);
+  return summary;
+}
+
+}  // namespace acemq::stats

@@ -1,0 +1,28 @@
+// Pictures of one sample of u, as standalone SVG (any browser opens them; no
+// plotting dependency).
+//
+// ecdf_svg: the ECDF of u against the uniform CDF with the KS acceptance
+// band F ± c/sqrt(n) on top, and below it the same on a readable scale, the
+// deviation ECDF − F against ±c/sqrt(n): at n = 10^7 the band is 0.001
+// wide, thinner than the line of the upper panel.
+// histogram_svg: the counts in 100 equal bins of [−1, 1) against the
+// expected n/100, and below each bin's standardized residual against ±4.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "battery.hpp"
+
+namespace acemq::stats {
+
+struct PictureCaption {
+  std::string title;     // the cell's name
+  std::string subtitle;  // n, seed, verdict
+};
+
+// `critical` is c, the KS acceptance bound on sqrt(n)·D at the run's alpha.
+std::string ecdf_svg(const PictureCaption& caption, const Analysis& analysis, double critical);
+std::string histogram_svg(const PictureCaption& caption, const Analysis& analysis);
+
+}  // namespace acemq::stats
