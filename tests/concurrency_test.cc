@@ -31,6 +31,7 @@ TEST(Concurrency, ManyThreadsShareOnePolicyAndNoSequence) {
   std::vector<int> out_of_range(kThreads, 0);
   {
     std::vector<std::jthread> threads;
+    threads.reserve(kThreads);
     for (int t = 0; t < kThreads; ++t) {
       threads.emplace_back([&, t] {
         DefaultSource source;

@@ -15,7 +15,9 @@
 
 namespace acemq::amqp {
 
-class DelayRange : public std::ranges::view_interface<DelayRange> {
+// A view by std::ranges::view_base rather than view_interface: clang 14 with
+// libstdc++ 12 rejects view_interface's constraints on an incomplete type.
+class DelayRange : public std::ranges::view_base {
  public:
   using Seconds = std::chrono::duration<double>;
 

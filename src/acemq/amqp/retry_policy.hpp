@@ -99,7 +99,7 @@ class RetryPolicy {
   // when jitter applies and the policy has not given up.
   template <UniformSource Source>
   std::optional<Seconds> next_delay(std::int64_t attempt, Seconds message_age,
-                                    Source&& source) const;
+                                                  Source&& source) const;
 
   // The same delay, moved either side by up to jitter_factor:
   //   delay * (1 + ((r * 2 - 1) * jitter_factor)),  r in [0, 1).
