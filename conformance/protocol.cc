@@ -283,11 +283,13 @@ void answer_replay(const json& request, const RetryPolicy& policy, std::string& 
   out.push_back(']');
 }
 
+std::string too_long_message(std::size_t bytes) {
+  return "line: " + std::to_string(bytes) + " bytes is longer than the protocol's " +
+         std::to_string(kMaxLineBytes);
+}
+
 json parse_request(std::string_view line) {
-  if (line.size() > kMaxLineBytes) {
-    fail("line: " + std::to_string(line.size()) + " bytes is longer than the protocol's " +
-         std::to_string(kMaxLineBytes));
-  }
+  if (line.size() > kMaxLineBytes) fail(too_long_message(line.size()));
   if (!nesting_within(line, kMaxDepth)) {
     fail("line: arrays and objects nest deeper than the protocol's 32");
   }
@@ -395,6 +397,14 @@ std::string answer_line(std::string_view request_line) noexcept {
   } catch (...) {
     // Out of memory while writing the error itself: the shortest answer that
     // still says no (15 characters fit std::string's inline buffer).
+    return "{\"ok\":false}";
+  }
+}
+
+std::string line_too_long_answer(std::size_t bytes) noexcept {
+  try {
+    return error_answer(json(), too_long_message(bytes));
+  } catch (...) {
     return "{\"ok\":false}";
   }
 }

@@ -61,4 +61,8 @@ bool settles_within_step_limit(const amqp::RetryPolicy& policy, std::int64_t att
 // The answer to one request line (without its newline). Never throws.
 std::string answer_line(std::string_view request_line) noexcept;
 
+// The answer to a line of `bytes` bytes that a reader dropped for being
+// longer than kMaxLineBytes: the same error answer_line gives such a line.
+std::string line_too_long_answer(std::size_t bytes) noexcept;
+
 }  // namespace acemq::conformance

@@ -1,0 +1,62 @@
+// AdapterProcess: a port's adapter, started with `/bin/sh -c <command>`, asked
+// one request line at a time over pipes.
+//
+// Nothing the adapter does can stop the checker: every write and read has a
+// deadline (poll), an adapter that dies is reported with its exit status, and
+// the adapter runs in its own process group so a hung one is killed along
+// with anything it started. stderr is the checker's, so a port's traceback
+// reaches the person reading the report.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "line_reader.hpp"
+
+namespace acemq::conformance {
+
+class AdapterProcess {
+ public:
+  enum class Outcome { answered, died, timed_out, answer_too_long, write_failed };
+
+  // nullptr, with the reason in `error`, if the command cannot be started.
+  static std::unique_ptr<AdapterProcess> start(const std::string& command, std::string& error);
+
+  // Sends one request line and waits for one answer line.
+  Outcome ask(std::string_view request, std::string& answer, std::chrono::milliseconds timeout);
+
+  // Closes the adapter's stdin and waits for it to exit, killing it after
+  // `grace`. Returns how it ended ("exit status 0", "killed by signal 9").
+  std::string finish(std::chrono::milliseconds grace);
+
+  // What became of a process that stopped answering (died or timed out),
+  // after killing it: for the report.
+  std::string fate();
+
+  AdapterProcess(const AdapterProcess&) = delete;
+  AdapterProcess& operator=(const AdapterProcess&) = delete;
+  ~AdapterProcess();
+
+ private:
+  AdapterProcess(pid_t pid, int to_child, int from_child);
+  bool write_all(std::string_view bytes, std::chrono::steady_clock::time_point deadline);
+  void kill_group();
+  std::string reap(std::chrono::milliseconds grace);
+
+  pid_t pid_;
+  int to_child_;
+  int from_child_;
+  LineReader reader_;
+  bool reaped_ = false;
+  std::string ending_;
+};
+
+// Answer lines longer than this are a misbehaving adapter: the longest
+// answer the protocol allows, a 2^16-entry schedule, is about 1.6 MB.
+inline constexpr std::size_t kMaxAnswerBytes = std::size_t{64} << 20;
+
+}  // namespace acemq::conformance

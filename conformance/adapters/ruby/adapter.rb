@@ -1,0 +1,132 @@
+# frozen_string_literal: true
+
+# The Ruby reference's adapter: speaks the conformance protocol on
+# stdin/stdout, one JSON request a line in, one answer a line out.
+#
+#   retry-policy check --reference-profile --impl "ruby conformance/adapters/ruby/adapter.rb"
+#
+# The reference does not validate, so on invalid input it answers what Ruby
+# computes, not the contract's error: check it with --reference-profile, which
+# sends only requests on which the two agree. The injected draw `r` stands in
+# for Kernel.rand; a replay calls srand(seed) and lets the real Kernel.rand run.
+
+require 'json'
+require_relative 'retry_policy'
+
+# Kernel.rand, with a draw the request may inject.
+module Kernel
+  class << self
+    alias_method :reference_rand, :rand
+
+    def rand(*args)
+      injected = Thread.current[:acemq_draw]
+      injected.nil? ? reference_rand(*args) : injected
+    end
+  end
+end
+
+module ConformanceAdapter
+  module_function
+
+  NON_FINITE = { 'Infinity' => Float::INFINITY, '-Infinity' => -Float::INFINITY,
+                 'NaN' => Float::NAN }.freeze
+
+  def number(value, path)
+    return value.to_f if value.is_a?(Numeric)
+    return NON_FINITE[value] if NON_FINITE.key?(value)
+
+    raise ArgumentError, "#{path}: must be a number or a non-finite string"
+  end
+
+  def integer(value, path)
+    return value if value.is_a?(Integer)
+
+    raise ArgumentError, "#{path}: must be an integer"
+  end
+
+  def wire(value)
+    return 'null' if value.nil?
+    return "[#{value.map { |v| wire(v) }.join(',')}]" if value.is_a?(Array)
+    return '"NaN"' if value.nan?
+    return(value.positive? ? '"Infinity"' : '"-Infinity"') if value.infinite?
+
+    value.to_s # Float#to_s is the shortest round-trip form: 1.0, 1.0e-09
+  end
+
+  def policy(spec)
+    raise ArgumentError, 'policy: must be an object' unless spec.is_a?(Hash)
+
+    policy =
+      case spec['factory']
+      when nil
+        fields = {}
+        if spec.key?('max_attempts')
+          fields[:max_attempts] = integer(spec['max_attempts'], 'policy.max_attempts')
+        end
+        %w[initial_delay multiplier max_delay jitter_factor max_message_age].each do |name|
+          fields[name.to_sym] = number(spec[name], "policy.#{name}") if spec.key?(name)
+        end
+        AceMQ::AMQP::RetryPolicy.new(**fields)
+      when 'none' then AceMQ::AMQP::RetryPolicy.none
+      when 'fixed'
+        AceMQ::AMQP::RetryPolicy.fixed(integer(spec['max_attempts'], 'policy.max_attempts'),
+                                       number(spec['delay'], 'policy.delay'))
+      when 'exponential'
+        args = [integer(spec['max_attempts'], 'policy.max_attempts'),
+                number(spec['initial_delay'], 'policy.initial_delay')]
+        args << number(spec['max_delay'], 'policy.max_delay') if spec.key?('max_delay')
+        AceMQ::AMQP::RetryPolicy.exponential(*args)
+      else raise ArgumentError, 'policy.factory: unknown'
+      end
+    policy = policy.give_up_after(number(spec['give_up_after'], 'policy.give_up_after')) if spec.key?('give_up_after')
+    policy = policy.with_jitter(number(spec['with_jitter'], 'policy.with_jitter')) if spec.key?('with_jitter')
+    policy
+  end
+
+  def with_draw(r)
+    Thread.current[:acemq_draw] = r
+    yield
+  ensure
+    Thread.current[:acemq_draw] = nil
+  end
+
+  def result(request)
+    policy = policy(request['policy'])
+    case request['op']
+    when 'schedule' then policy.schedule
+    when 'next_delay'
+      attempt = integer(request['attempt'], 'attempt')
+      age = request.key?('message_age') ? number(request['message_age'], 'message_age') : 0.0
+      if request.fetch('jitter', true)
+        with_draw(number(request['r'], 'r')) { policy.next_delay(attempt, age) }
+      else
+        policy.next_delay(attempt, age, jitter: false)
+      end
+    when 'jittered'
+      with_draw(number(request['r'], 'r')) { policy.jittered(number(request['delay'], 'delay')) }
+    when 'replay'
+      srand(integer(request['seed'], 'seed'))
+      request['calls'].map do |attempt, age|
+        policy.next_delay(integer(attempt, 'attempt'), number(age, 'message_age'))
+      end
+    else raise ArgumentError, 'op: unknown'
+    end
+  end
+
+  def answer(line)
+    id = nil
+    request = JSON.parse(line)
+    raise ArgumentError, 'line: must be a JSON object' unless request.is_a?(Hash)
+
+    id = request['id']
+    %({"id":#{JSON.generate(id)},"ok":true,"result":#{wire(result(request))}})
+  rescue StandardError => e
+    %({"id":#{JSON.generate(id)},"ok":false,"error":#{JSON.generate("#{e.class}: #{e.message}".scrub)}})
+  end
+end
+
+$stdout.sync = true
+$stdin.binmode
+$stdin.each_line("\n", chomp: true) do |line|
+  $stdout.write(ConformanceAdapter.answer(line.force_encoding(Encoding::UTF_8)), "\n")
+end

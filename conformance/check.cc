@@ -1,0 +1,342 @@
+#include "check.hpp"
+
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+
+#include "adapter_process.hpp"
+#include "answer.hpp"
+#include "protocol.hpp"
+#include "shrink.hpp"
+#include "wire.hpp"
+
+namespace acemq::conformance {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+// Answers can be 1.6 MB; a report shows the start and says what was cut.
+std::string clip(const std::string& text) {
+  constexpr std::size_t kShown = 1500;
+  if (text.size() <= kShown) return text;
+  return text.substr(0, kShown) + "... (" + std::to_string(text.size() - kShown) +
+         " more bytes)";
+}
+
+// A difference of the same sort is what a shrink must keep: a wrong number
+// must not shrink into an unrelated error, or the report shows another bug.
+enum class Sort { none, ok_ness, value };
+
+Sort sort_of(const Answer& core, const Answer& port) {
+  if (!difference(core, port)) return Sort::none;
+  return core.ok != port.ok ? Sort::ok_ness : Sort::value;
+}
+
+struct Tally {
+  std::int64_t sent = 0;
+  std::int64_t agreed = 0;
+  std::int64_t skipped = 0;
+};
+
+class Checker {
+ public:
+  Checker(const CheckOptions& options, std::ostream& out) : options_(options), out_(out) {}
+
+  int run();
+
+ private:
+  // What came of asking the adapter one request.
+  struct Asked {
+    bool answered = false;  // false: the adapter failed, already reported
+    std::optional<Answer> port;
+    std::string port_line;
+  };
+
+  bool start_adapter();
+  Asked ask(const std::string& line, bool report_failure);
+  // Compares one request; false when the run must stop (adapter failure).
+  bool compare(const std::string& line, const std::string& kind, const std::string& origin,
+               const std::optional<Answer>& expected_by_vector);
+  void report_mismatch(const std::string& line, const std::string& origin, const Answer& core,
+                       const std::string& core_line, const Answer& port,
+                       const std::string& port_line, const std::string& diff);
+  bool send_vector_file(const std::string& path);
+
+  const CheckOptions& options_;
+  std::ostream& out_;
+  std::unique_ptr<AdapterProcess> adapter_;
+  std::map<std::string, Tally> tallies_;
+  std::int64_t mismatches_ = 0;
+  int shown_ = 0;
+  bool core_disagrees_with_vectors_ = false;
+  bool adapter_failed_ = false;
+};
+
+bool Checker::start_adapter() {
+  std::string error;
+  adapter_ = AdapterProcess::start(options_.command, error);
+  if (!adapter_) {
+    out_ << "ADAPTER FAILED: cannot start `" << options_.command << "`: " << error << "\n";
+    adapter_failed_ = true;
+    return false;
+  }
+  return true;
+}
+
+Checker::Asked Checker::ask(const std::string& line, bool report_failure) {
+  Asked asked;
+  std::string answer;
+  const AdapterProcess::Outcome outcome = adapter_->ask(line, answer, options_.timeout);
+  std::string failure;
+  switch (outcome) {
+    case AdapterProcess::Outcome::answered: {
+      std::string why;
+      asked.port = parse_answer(answer, why);
+      asked.port_line = answer;
+      if (asked.port) {
+        asked.answered = true;
+        return asked;
+      }
+      failure = "wrote a line that is not a protocol answer (" + why + "): " +
+                answer.substr(0, 300);
+      break;
+    }
+    case AdapterProcess::Outcome::died:
+      failure = "closed its output (died?): " + adapter_->fate();
+      break;
+    case AdapterProcess::Outcome::timed_out:
+      failure = "gave no answer within " + std::to_string(options_.timeout.count()) +
+                " ms (hung?): " + adapter_->fate();
+      break;
+    case AdapterProcess::Outcome::answer_too_long:
+      failure = "wrote an answer line longer than " + std::to_string(kMaxAnswerBytes) + " bytes";
+      break;
+    case AdapterProcess::Outcome::write_failed:
+      failure = "stopped reading its input (died?): " + adapter_->fate();
+      break;
+  }
+  if (report_failure) {
+    out_ << "ADAPTER FAILED: the adapter " << failure << "\n  request: "
+         << line.substr(0, 2000) << "\n";
+    adapter_failed_ = true;
+  } else {
+    // During a shrink: the candidate is dropped and a fresh adapter takes
+    // over, since requests share no state.
+    out_ << "  (while shrinking, the adapter " << failure << "; restarted)\n";
+    adapter_.reset();
+    std::string error;
+    adapter_ = AdapterProcess::start(options_.command, error);
+    if (!adapter_) {
+      out_ << "ADAPTER FAILED: cannot restart: " << error << "\n";
+      adapter_failed_ = true;
+    }
+  }
+  return asked;
+}
+
+void Checker::report_mismatch(const std::string& line, const std::string& origin,
+                              const Answer& core, const std::string& core_line,
+                              const Answer& port, const std::string& port_line,
+                              const std::string& diff) {
+  ++mismatches_;
+  if (shown_ >= options_.shrink_shown) {
+    if (mismatches_ <= options_.shrink_shown + 20) {
+      out_ << "MISMATCH (" << origin << "): " << diff << "\n  request: " << clip(line) << "\n";
+    }
+    return;
+  }
+  ++shown_;
+  const Sort sort = sort_of(core, port);
+  std::optional<ordered_json> request;
+  try {
+    request = ordered_json::parse(line);
+    if (!request->is_object()) request.reset();
+  } catch (const ordered_json::exception&) {
+  }
+  std::string shrunk_line = line;
+  std::string shrunk_core = core_line;
+  std::string shrunk_port = port_line;
+  std::string shrunk_diff = diff;
+  int queries = 0;
+  if (request && !adapter_failed_) {
+    const ShrinkResult result = shrink(
+        *request,
+        [&](const ordered_json& candidate) {
+          if (adapter_failed_ || !adapter_) return false;
+          const std::string candidate_line = to_line(candidate);
+          const std::string core_text = answer_line(candidate_line);
+          std::string why;
+          const std::optional<Answer> core_candidate = parse_answer(core_text, why);
+          const Asked asked = ask(candidate_line, false);
+          if (!asked.answered || !core_candidate) return false;
+          if (sort_of(*core_candidate, *asked.port) != sort) return false;
+          shrunk_line = candidate_line;
+          shrunk_core = core_text;
+          shrunk_port = asked.port_line;
+          shrunk_diff = *difference(*core_candidate, *asked.port);
+          return true;
+        },
+        options_.shrink_budget);
+    queries = result.queries;
+  }
+  out_ << "MISMATCH (" << origin << "): " << diff << "\n";
+  out_ << "  request:  " << clip(line) << "\n";
+  if (shrunk_line != line) {
+    out_ << "  shrunk in " << queries << " queries to the smallest request that still differs:\n";
+    out_ << "  request:  " << clip(shrunk_line) << "\n";
+    out_ << "  differs:  " << shrunk_diff << "\n";
+  } else if (request) {
+    out_ << "  (no smaller request differs the same way; " << queries << " tried)\n";
+  }
+  out_ << "  core:     " << clip(shrunk_core) << "\n";
+  out_ << "  adapter:  " << clip(shrunk_port) << "\n";
+}
+
+bool Checker::compare(const std::string& line, const std::string& kind,
+                      const std::string& origin, const std::optional<Answer>& expected) {
+  Tally& tally = tallies_[kind];
+  if (options_.profile == Profile::reference && !reference_agrees(line)) {
+    ++tally.skipped;
+    return true;
+  }
+  const std::string core_line = answer_line(line);
+  std::string why;
+  const std::optional<Answer> core = parse_answer(core_line, why);
+  if (!core) {
+    out_ << "INTERNAL: the core's answer does not parse (" << why << "): " << core_line << "\n";
+    adapter_failed_ = true;
+    return false;
+  }
+  if (expected) {
+    if (const auto diff = difference(*expected, *core)) {
+      out_ << "CORE DISAGREES with the vector's expected answer (" << origin << "): " << *diff
+           << "\n  request: " << line << "\n";
+      core_disagrees_with_vectors_ = true;
+    }
+  }
+  ++tally.sent;
+  const Asked asked = ask(line, true);
+  if (!asked.answered) return false;
+  if (asked.port->id != core->id) {
+    out_ << "ADAPTER FAILED: answered id " << to_line(asked.port->id) << " to a request with id "
+         << to_line(core->id) << " (out of step with its input?)\n  request: " << line
+         << "\n  adapter: " << asked.port_line << "\n";
+    adapter_failed_ = true;
+    return false;
+  }
+  if (const auto diff = difference(*core, *asked.port)) {
+    report_mismatch(line, origin, *core, core_line, *asked.port, asked.port_line, *diff);
+    return !adapter_failed_;
+  }
+  ++tally.agreed;
+  return true;
+}
+
+bool Checker::send_vector_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    out_ << "USAGE: cannot read vector file " << path << "\n";
+    adapter_failed_ = true;
+    return false;
+  }
+  std::int64_t number = 0;
+  for (std::string text; std::getline(in, text);) {
+    ++number;
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    ordered_json vector;
+    try {
+      vector = ordered_json::parse(text);
+    } catch (const ordered_json::exception& e) {
+      out_ << "USAGE: " << path << ":" << number << " is not JSON: " << e.what() << "\n";
+      adapter_failed_ = true;
+      return false;
+    }
+    if (!vector.is_object()) {
+      out_ << "USAGE: " << path << ":" << number << " is not a JSON object\n";
+      adapter_failed_ = true;
+      return false;
+    }
+    const std::optional<Answer> expected = expected_answer(json::parse(text));
+    // The expected answer stays here: a port is asked the request alone.
+    vector.erase("expect");
+    vector.erase("expect_error");
+    const std::string name = path.substr(path.find_last_of('/') + 1);
+    if (!compare(to_line(vector), "vectors " + name, name + ":" + std::to_string(number),
+                 expected)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+int Checker::run() {
+  out_ << "retry-policy check: adapter `" << options_.command << "`, profile "
+       << (options_.profile == Profile::full ? "full" : "reference") << ", " << options_.cases
+       << " generated cases, seed " << options_.seed << " (replay with --seed "
+       << options_.seed << ")\n"
+       << std::flush;
+  const auto started = std::chrono::steady_clock::now();
+  if (!start_adapter()) return 2;
+
+  bool going = true;
+  for (const std::string& path : options_.vectors) {
+    if (!(going = send_vector_file(path))) break;
+  }
+  CaseGenerator generator(options_.seed, options_.profile);
+  for (std::int64_t i = 0; going && i < options_.cases; ++i) {
+    const GeneratedCase generated = generator.next(i + 1);
+    going = compare(generated.line, generated.kind, "generated case " + std::to_string(i + 1),
+                    std::nullopt);
+  }
+
+  if (!adapter_failed_ && adapter_) {
+    const std::string ending = adapter_->finish(std::chrono::milliseconds(5000));
+    if (ending != "exit status 0") {
+      out_ << "ADAPTER FAILED: at the end of its input it ended with " << ending
+           << ", not exit status 0\n";
+      adapter_failed_ = true;
+    }
+  }
+  adapter_.reset();
+
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::int64_t sent = 0;
+  std::int64_t agreed = 0;
+  out_ << "\n";
+  for (const auto& [kind, tally] : tallies_) {
+    out_ << "  " << kind << ": " << tally.sent << " sent, " << tally.agreed << " agree";
+    if (tally.skipped > 0) out_ << ", " << tally.skipped << " skipped (outside the profile)";
+    out_ << "\n";
+    sent += tally.sent;
+    agreed += tally.agreed;
+  }
+  char elapsed[32];
+  std::snprintf(elapsed, sizeof elapsed, "%.1f", seconds);
+  if (adapter_failed_) {
+    out_ << "FAILED TO CHECK: the adapter failed (see ADAPTER FAILED above) after " << sent
+         << " requests, " << elapsed << " s; seed " << options_.seed << "\n";
+    return 2;
+  }
+  if (mismatches_ > 0 || core_disagrees_with_vectors_) {
+    out_ << "DIFFERENT: " << mismatches_ << " of " << sent << " answers differ"
+         << (core_disagrees_with_vectors_ ? ", and the core disagrees with a vector file" : "")
+         << " (" << elapsed << " s; seed " << options_.seed << ")\n";
+    return 1;
+  }
+  out_ << "AGREE: all " << agreed << " answers agree, bit for bit (" << elapsed << " s; seed "
+       << options_.seed << ")\n";
+  return 0;
+}
+
+}  // namespace
+
+int run_check(const CheckOptions& options, std::ostream& out) {
+  Checker checker(options, out);
+  return checker.run();
+}
+
+}  // namespace acemq::conformance

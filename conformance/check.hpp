@@ -1,0 +1,38 @@
+// run_check: `retry-policy check`, a port's adapter against the C++ core.
+//
+// Sends every vector file's requests, then `cases` generated ones, to the
+// adapter one line at a time; answers every request with the core through
+// answer_line; and compares the two answers bit for bit (answer.hpp). The
+// first few mismatches are shrunk (shrink.hpp) by asking the adapter again,
+// and printed with both answers.
+//
+// Exit codes: 0 every answer agrees; 1 some answer differs (or the core
+// disagrees with a vector file's expected answer); 2 a usage error, or the
+// adapter could not start, died, hung past the timeout, wrote something that
+// is not an answer, answered with the wrong id, or exited badly at the end.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "case_generator.hpp"
+
+namespace acemq::conformance {
+
+struct CheckOptions {
+  std::string command;                // the adapter, run with /bin/sh -c
+  std::int64_t cases = 5000;          // generated requests
+  std::uint64_t seed = 0;             // generator seed, printed for replay
+  std::vector<std::string> vectors;   // vector files, sent first
+  Profile profile = Profile::full;
+  std::chrono::milliseconds timeout{10000};  // per answer
+  int shrink_shown = 3;               // mismatches shrunk and shown in full
+  int shrink_budget = 400;            // adapter queries per shrink
+};
+
+int run_check(const CheckOptions& options, std::ostream& out);
+
+}  // namespace acemq::conformance

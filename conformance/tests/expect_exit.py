@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Runs a command and passes only if it exits with exactly the expected code
+and its output says what it should: CTest alone only tells zero from non-zero,
+and `check` exiting 2 (adapter broke) must not pass for 1 (answers differ).
+
+    expect_exit.py CODE [--says TEXT]... [--timeout SECONDS] -- COMMAND...
+"""
+
+import argparse
+import subprocess
+import sys
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("code", type=int)
+    parser.add_argument("--says", action="append", default=[],
+                        help="text the combined output must contain")
+    parser.add_argument("--timeout", type=float, default=600)
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    try:
+        run = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        print(f"FAIL: still running after {args.timeout} s: {command}")
+        return 1
+    output = run.stdout.decode("utf-8", "replace")
+    print(output[-20000:])
+    failures = []
+    if run.returncode != args.code:
+        failures.append(f"exit code {run.returncode}, expected {args.code}")
+    failures += [f"output does not say {text!r}" for text in args.says if text not in output]
+    for failure in failures:
+        print("FAIL:", failure)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
