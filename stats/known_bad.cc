@@ -98,9 +98,15 @@ std::vector<KnownBad> known_bad() {
       {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
       [](double d, double f, double r) { return std::min(d * (1 + (((r * 2) - 1) * f)), d); }));
   all.push_back(source(
-      "stuck_source", "a stuck source: a generator re-seeded on every call",
+      "stuck_source", "a stuck source: each call draws from a copy of the same generator "
+      "(a generator passed by value)",
       {kKolmogorovSmirnov, kChiSquare, kRuns, kLag1, kRepeats, kVariance},
-      [](std::uint32_t seed) { return [seed] { return RubyRandom(seed)(); }; }));
+      [](std::uint32_t seed) {
+        return [stream = RubyRandom(seed)] {
+          RubyRandom copy = stream;
+          return copy();
+        };
+      }));
   all.push_back(source(
       "reused_draw", "each draw used for two calls in a row",
       {kRuns, kLag1, kRepeats},

@@ -26,6 +26,16 @@ std::string p_text(double p) {
   return buffer;
 }
 
+// A Markdown table cell: '|' would end it.
+std::string cell_text(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 void write_file(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
@@ -184,7 +194,7 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
     md += "\n## Known-bad doubles (each must be rejected)\n\n"
           "| double | bug | rejected by | pictures |\n| --- | --- | --- | --- |\n";
     for (const Outcome& o : run.known_bad) {
-      md += "| " + o.name + " | " + o.description + " | " + rejected_list(o) + " | [ECDF](" +
+      md += "| " + o.name + " | " + cell_text(o.description) + " | " + rejected_list(o) + " | [ECDF](" +
             o.ecdf_svg + ") [histogram](" + o.histogram_svg + ") |\n";
     }
   }

@@ -1,0 +1,57 @@
+# The nightly statistics run as a CTest dashboard script, fully offline:
+#
+#   ctest -S stats/nightly.cmake                      # fresh seed
+#   ctest -S stats/nightly.cmake -DSTATS_SEED=1234    # replay a night
+#   ctest -S stats/nightly.cmake -DSTATS_N=30000000 -DSTATS_REPORT_DIR=/tmp/r
+#   ctest -S stats/nightly.cmake -DCTEST_BINARY_DIRECTORY=/path/to/build
+#
+# It starts a Nightly dashboard, configures (Release, warnings as errors),
+# builds stats_nightly and runs the `nightly` label. There is no update step
+# and no ctest_submit: nothing leaves the machine. CTest's own record lands in
+# <build>/Testing/<tag>/ (Configure.xml, Build.xml, Test.xml); the report in
+# STATS_REPORT_DIR, by default <build>/stats-report. The script fails when
+# any step does.
+cmake_minimum_required(VERSION 3.25)
+
+get_filename_component(CTEST_SOURCE_DIRECTORY "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+if(NOT DEFINED CTEST_BINARY_DIRECTORY)
+  set(CTEST_BINARY_DIRECTORY "${CTEST_SOURCE_DIRECTORY}/build/nightly")
+endif()
+set(CTEST_CMAKE_GENERATOR "Ninja")
+set(CTEST_BUILD_CONFIGURATION "Release")
+cmake_host_system_information(RESULT CTEST_SITE QUERY HOSTNAME)
+set(CTEST_BUILD_NAME "acemq-retry-stats-nightly")
+# Nightly tags are dated from this time; any fixed time will do offline.
+set(CTEST_NIGHTLY_START_TIME "00:00:00 UTC")
+
+# The run's knobs reach stats_nightly through the environment, which CTest
+# passes on to the test.
+foreach(knob STATS_SEED STATS_N STATS_REPORT_DIR STATS_JOBS)
+  if(DEFINED ${knob})
+    set(ENV{${knob}} "${${knob}}")
+  endif()
+endforeach()
+
+ctest_start(Nightly)
+ctest_configure(
+  OPTIONS "-DCMAKE_BUILD_TYPE=Release;-DACEMQ_RETRY_WERROR=ON;-DACEMQ_RETRY_BUILD_BENCH=OFF"
+  RETURN_VALUE configure_result)
+if(NOT configure_result EQUAL 0)
+  message(FATAL_ERROR "nightly: configure failed (${configure_result})")
+endif()
+
+# Only what the nightly label runs: the other suites are per-commit work.
+ctest_build(TARGET stats_nightly PARALLEL_LEVEL 2
+  NUMBER_ERRORS build_errors RETURN_VALUE build_result)
+if(NOT build_result EQUAL 0 OR build_errors GREATER 0)
+  message(FATAL_ERROR "nightly: build failed (${build_errors} errors)")
+endif()
+
+ctest_test(INCLUDE_LABEL "^nightly$" RETURN_VALUE test_result)
+if(NOT test_result EQUAL 0)
+  message(FATAL_ERROR "nightly: the statistics failed; the seed is at the top of "
+    "the test's output (ctest -S ... -V shows it), the report in "
+    "STATS_REPORT_DIR or ${CTEST_BINARY_DIRECTORY}/stats-report")
+endif()
+message(STATUS "nightly: passed; report in the stats-report directory of ${CTEST_BINARY_DIRECTORY} "
+  "unless STATS_REPORT_DIR says otherwise")
