@@ -1,0 +1,241 @@
+// protocol_fuzzer: libFuzzer over the conformance protocol's request handler.
+//
+// Each input is one request line handed to answer_line. Surviving is not
+// enough: the answer must also keep the protocol's promises, so each is
+// checked and any broken promise traps (libFuzzer then saves the input):
+//
+//   - it is one line of JSON, an object with "id", a boolean "ok", and either
+//     "result" or a non-empty string "error" that is not an "internal:" one
+//     (those mean a rule the handler forgot to check);
+//   - "id" is the request's id (wire-equal: 1e400 comes back "Infinity"),
+//     or null when the request had none or was no JSON object;
+//   - the same line answered again, and again after an unrelated request,
+//     gives the same bytes: no state survives from one line to the next;
+//   - a result has the op's shape and obeys the contract's arithmetic,
+//     recomputed here from the reference's formulas (docs/contract.md):
+//     schedule entries and unjittered next_delay bit for bit, jittered bit
+//     for bit, and every delay neither NaN nor below zero.
+//
+// Run it with conformance/fuzz/run; see conformance/fuzz/README.md.
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "acemq/amqp/retry_policy.hpp"
+#include "answer.hpp"
+#include "protocol.hpp"
+#include "wire.hpp"
+
+namespace {
+
+using acemq::amqp::RetryPolicy;
+using nlohmann::json;
+namespace conf = acemq::conformance;
+
+// Prints what broke and traps, so libFuzzer records the input as a crash.
+[[noreturn]] void broken(const char* promise, std::string_view request,
+                         std::string_view answer) {
+  std::fprintf(stderr, "\nprotocol_fuzzer: broken promise: %s\n  request: %.*s\n  answer:  %.*s\n",
+               promise, static_cast<int>(request.size() > 2000 ? 2000 : request.size()),
+               request.data(), static_cast<int>(answer.size() > 2000 ? 2000 : answer.size()),
+               answer.data());
+  std::fflush(stderr);
+  __builtin_trap();
+}
+
+std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
+
+// Wire equality: a float id is written in wire form, so a float that
+// overflowed while parsing comes back as the string "Infinity".
+bool same_wire(const json& sent, const json& echoed) {
+  if (sent.is_number_float()) {
+    const std::optional<double> back = conf::wire_number(echoed);
+    return back && bits(*back) == bits(sent.get<double>());
+  }
+  if (sent.is_array()) {
+    if (!echoed.is_array() || echoed.size() != sent.size()) return false;
+    for (std::size_t i = 0; i < sent.size(); ++i) {
+      if (!same_wire(sent[i], echoed[i])) return false;
+    }
+    return true;
+  }
+  if (sent.is_object()) {
+    if (!echoed.is_object() || echoed.size() != sent.size()) return false;
+    for (const auto& [key, value] : sent.items()) {
+      const auto it = echoed.find(key);
+      if (it == echoed.end() || !same_wire(value, *it)) return false;
+    }
+    return true;
+  }
+  return sent == echoed;
+}
+
+// A delay on the wire: a JSON number, or "Infinity"; never NaN, never below
+// zero (-0.0 is allowed: Ruby's [x, 0.0].max keeps it).
+std::optional<double> wire_delay(const json& value) {
+  const std::optional<double> d = conf::wire_number(value);
+  if (!d || std::isnan(*d) || *d < 0.0) return std::nullopt;
+  return d;
+}
+
+// The reference's schedule loop, written out again from the doc page:
+//   capped = max_delay.positive? && delay > max_delay ? max_delay : delay
+double schedule_entry(double running, double cap) {
+  return cap > 0.0 && running > cap ? cap : running;
+}
+
+// next_delay with jitter off, walked the slow way; only for small attempts,
+// as each costs attempt - 1 multiplications.
+constexpr std::int64_t kWalkLimit = 4096;
+
+void check_schedule(const RetryPolicy& p, const json& result, std::string_view line,
+                    std::string_view answer) {
+  if (!result.is_array()) broken("schedule result is an array", line, answer);
+  if (static_cast<std::int64_t>(result.size()) != p.max_attempts() - 1) {
+    broken("a schedule has max_attempts - 1 entries", line, answer);
+  }
+  const double cap = p.max_delay().count();
+  double running = p.initial_delay().count();
+  for (const json& entry : result) {
+    const std::optional<double> d = wire_delay(entry);
+    if (!d) broken("schedule entries are delays", line, answer);
+    if (bits(*d) != bits(schedule_entry(running, cap))) {
+      broken("schedule entries are the reference's, bit for bit", line, answer);
+    }
+    running = running * p.multiplier();
+  }
+}
+
+void check_next_delay(const RetryPolicy& p, const json& request, const json& result,
+                      std::string_view line, std::string_view answer) {
+  const std::int64_t attempt = request.at("attempt").get<std::int64_t>();
+  const double age =
+      request.contains("message_age") ? *conf::wire_number(request["message_age"]) : 0.0;
+  const double max_age = p.max_message_age().count();
+  const bool gives_up = attempt >= p.max_attempts() || (max_age > 0.0 && age >= max_age);
+  if (result.is_null() != gives_up) broken("null exactly when the policy gives up", line, answer);
+  if (gives_up) return;
+  const std::optional<double> d = wire_delay(result);
+  if (!d) broken("next_delay is a delay", line, answer);
+  const bool jitter = !request.contains("jitter") || request["jitter"].get<bool>();
+  if (!jitter && attempt <= kWalkLimit) {
+    double running = p.initial_delay().count();
+    for (std::int64_t i = 1; i < attempt; ++i) running = running * p.multiplier();
+    const double entry = schedule_entry(running, p.max_delay().count());
+    const double expected = entry < 0.0 ? 0.0 : entry;  // [x, 0.0].max
+    if (bits(*d) != bits(expected)) {
+      broken("unjittered next_delay is the schedule's entry, clamped at 0", line, answer);
+    }
+  }
+}
+
+void check_jittered(const RetryPolicy& p, const json& request, const json& result,
+                    std::string_view line, std::string_view answer) {
+  const double delay = *conf::wire_number(request.at("delay"));
+  const double r = *conf::wire_number(request.at("r"));
+  const std::optional<double> got = conf::wire_number(result);
+  if (!got || std::isnan(*got)) broken("jittered is a number, not NaN", line, answer);
+  const double f = p.jitter_factor();
+  double expected = delay;
+  // The reference: return delay unless jitter_factor.positive? && delay.positive?
+  if (f > 0.0 && delay > 0.0) {
+    expected = delay * (1 + (((r * 2) - 1) * f));
+    if (std::isnan(expected)) expected = delay;  // the port's one documented departure
+  }
+  if (bits(*got) != bits(expected)) broken("jittered is the reference's formula", line, answer);
+}
+
+void check_result(const json& request, const json& result, std::string_view line,
+                  std::string_view answer) {
+  // An ok answer means the policy was valid, so reading it again must work.
+  const RetryPolicy policy = conf::policy_from_json(request.at("policy"));
+  const std::string& op = request.at("op").get_ref<const std::string&>();
+  if (op == "schedule") {
+    check_schedule(policy, result, line, answer);
+  } else if (op == "next_delay") {
+    check_next_delay(policy, request, result, line, answer);
+  } else if (op == "jittered") {
+    check_jittered(policy, request, result, line, answer);
+  } else if (op == "replay") {
+    if (!result.is_array() || result.size() != request.at("calls").size()) {
+      broken("a replay answers each call", line, answer);
+    }
+    for (const json& delay : result) {
+      if (!delay.is_null() && !wire_delay(delay)) broken("replay entries are delays", line, answer);
+    }
+  } else {
+    broken("ok only for the four ops", line, answer);
+  }
+}
+
+// The request as the handler should have read it: nullopt when it is no
+// JSON object within the protocol's limits (and then the id must be null).
+std::optional<json> request_object(std::string_view line) {
+  if (line.size() > conf::kMaxLineBytes || !conf::nesting_within(line, conf::kMaxDepth) ||
+      line.starts_with("\xEF\xBB\xBF")) {
+    return std::nullopt;
+  }
+  json parsed = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_object()) return std::nullopt;  // discarded parses are not objects
+  return parsed;
+}
+
+void check_answer(std::string_view line, const std::string& answer) {
+  if (answer.find_first_of("\n\r") != std::string::npos) broken("one line", line, answer);
+  const json a = json::parse(answer, nullptr, /*allow_exceptions=*/false);
+  if (!a.is_object()) broken("the answer is a JSON object", line, answer);
+  if (!a.contains("ok") || !a["ok"].is_boolean()) broken("a boolean \"ok\"", line, answer);
+  if (!a.contains("id")) broken("an \"id\", null when there is none", line, answer);
+  const bool ok = a["ok"].get<bool>();
+  if (a.size() != 3 || !a.contains(ok ? "result" : "error")) {
+    broken("exactly id, ok and result or error", line, answer);
+  }
+  if (!ok) {
+    const json& error = a["error"];
+    if (!error.is_string() || error.get_ref<const std::string&>().empty()) {
+      broken("an error is a non-empty string", line, answer);
+    }
+    if (error.get_ref<const std::string&>().starts_with("internal:")) {
+      broken("no internal errors: every rule is checked by name", line, answer);
+    }
+  }
+  std::string why;
+  if (!conf::parse_answer(answer, why)) broken("parse_answer reads it", line, answer);
+
+  const std::optional<json> request = request_object(line);
+  if (!request) {
+    if (ok) broken("a line that is no JSON object is an error", line, answer);
+    if (!a["id"].is_null()) broken("no id without a request object", line, answer);
+    return;
+  }
+  const json no_id;
+  if (!same_wire(request->contains("id") ? (*request)["id"] : no_id, a["id"])) {
+    broken("the id is echoed", line, answer);
+  }
+  if (ok) check_result(*request, a["result"], line, answer);
+}
+
+// A request answered between the two calls on the fuzzed line, so state left
+// behind by either would show as a change in one of them.
+constexpr std::string_view kProbe =
+    R"({"op":"replay","policy":{"factory":"exponential","max_attempts":5,"initial_delay":0.5},)"
+    R"("seed":42,"calls":[[1,0],[2,0],[3,0]],"id":"probe"})";
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const std::string probe_answer = conf::answer_line(kProbe);
+  const std::string_view line(reinterpret_cast<const char*>(data), size);
+  const std::string first = conf::answer_line(line);
+  check_answer(line, first);
+  if (conf::answer_line(kProbe) != probe_answer) broken("no state: the probe changed", line, first);
+  if (conf::answer_line(line) != first) broken("no state: the same line, the same bytes", line, first);
+  return 0;
+}
