@@ -560,6 +560,15 @@ bool reference_agrees(const std::string& line) {
   // injected r need not be.
   const nlohmann::json request = nlohmann::json::parse(line);
   const std::string& op = request.at("op").get_ref<const std::string&>();
+  // Far attempts: the reference walks every step, so 10^9 takes it minutes.
+  if (op == "next_delay" && request.at("attempt").get<std::int64_t>() > kReferenceMaxAttempt) {
+    return false;
+  }
+  if (op == "replay") {
+    for (const auto& call : request.at("calls")) {
+      if (call.at(0).get<std::int64_t>() > kReferenceMaxAttempt) return false;
+    }
+  }
   if (op != "jittered" && op != "next_delay") return true;
   if (!request.contains("r")) return true;
   const double r = wire_number(request.at("r")).value_or(0.5);

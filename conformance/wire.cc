@@ -70,8 +70,10 @@ std::optional<double> parse_decimal(std::string_view text) {
 }
 
 void append_json_string(std::string& out, std::string_view text) {
+  // ASCII out (\uXXXX escapes), so an answer line is ASCII whatever the
+  // request held.
   out += nlohmann::json(std::string(text))
-             .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+             .dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace acemq::conformance

@@ -49,7 +49,8 @@ std::string to_line(const Json& value) {
 // no JSON walk (parse, copy, destroy, dump) recurses deeper.
 bool nesting_within(std::string_view text, int max_depth);
 
-// Escapes a string as JSON; invalid UTF-8 becomes U+FFFD instead of throwing.
+// Escapes a string as ASCII JSON; invalid UTF-8 becomes U+FFFD instead of
+// throwing.
 void append_json_string(std::string& out, std::string_view text);
 
 template <typename Json>

@@ -17,9 +17,11 @@ def main():
     parser.add_argument("--says", action="append", default=[],
                         help="text the combined output must contain")
     parser.add_argument("--timeout", type=float, default=600)
-    parser.add_argument("command", nargs=argparse.REMAINDER)
-    args = parser.parse_args()
-    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if "--" not in sys.argv:
+        parser.error("the command goes after --")
+    split = sys.argv.index("--")
+    args = parser.parse_args(sys.argv[1:split])
+    command = sys.argv[split + 1:]
     try:
         run = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              timeout=args.timeout)

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Unit tests of the Python port, anchored on the Ruby reference's measured
+answers (docs/contract.md, section 6). `retry-policy check` is the real test;
+these say what broke in the port's own words when it fails.
+
+    python3 -m unittest test_retry_policy      (from this directory)
+"""
+
+import math
+import struct
+import unittest
+
+import adapter
+from retry_policy import RetryPolicy, RubyRandom
+
+
+def bits(x):
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+class RubyRandomTest(unittest.TestCase):
+    def test_seed_42_matches_ruby(self):
+        rand = RubyRandom(42)
+        self.assertEqual([bits(rand()) for _ in range(3)],
+                         [bits(0.3745401188473625), bits(0.9507143064099162),
+                          bits(0.7319939418114051)])
+
+    def test_seed_0_and_top_seed_match_ruby(self):
+        zero = RubyRandom(0)
+        self.assertEqual(bits(zero()), bits(0.5488135039273248))
+        self.assertEqual(bits(zero()), bits(0.7151893663724195))
+        self.assertEqual(bits(RubyRandom(4294967295)()), bits(0.0976320289940138))
+
+    def test_survives_a_twist(self):
+        # 624 words make 312 draws; the 313th comes after the second twist.
+        rand = RubyRandom(7)
+        draws = [rand() for _ in range(1000)]
+        self.assertTrue(all(0.0 <= r < 1.0 for r in draws))
+        self.assertEqual(len(set(draws)), 1000)
+
+    def test_rejects_seeds_outside_32_bits(self):
+        for seed in (-1, 1 << 32, 1.5):
+            with self.assertRaises(ValueError):
+                RubyRandom(seed)
+
+
+class ContractExamplesTest(unittest.TestCase):
+    def assertBits(self, actual, expected):
+        self.assertEqual([bits(x) for x in actual], [bits(x) for x in expected],
+                         f"{actual} != {expected}")
+
+    def test_schedules(self):
+        self.assertBits(RetryPolicy.exponential(5, 0.5, 3.0).schedule(), [0.5, 1.0, 2.0, 3.0])
+        self.assertBits(RetryPolicy(max_attempts=6, initial_delay=100, multiplier=0.5,
+                                    max_delay=30).schedule(), [30.0, 30.0, 25.0, 12.5, 6.25])
+        self.assertBits(RetryPolicy(max_attempts=4, initial_delay=0.1, multiplier=3).schedule(),
+                        [0.1, 0.30000000000000004, 0.9000000000000001])
+        self.assertEqual(RetryPolicy(max_attempts=1100, initial_delay=1,
+                                     multiplier=2).schedule()[-1], math.inf)
+        self.assertBits(RetryPolicy(max_attempts=6, initial_delay=7,
+                                    multiplier=-0.0).schedule(), [7.0, -0.0, 0.0, -0.0, 0.0])
+        self.assertEqual(RetryPolicy.none().schedule(), [])
+
+    def test_jitter(self):
+        self.assertBits([RetryPolicy(jitter_factor=0.2).jittered_with_draw(1.5, 0.0)],
+                        [1.2000000000000002])
+        self.assertBits([RetryPolicy(jitter_factor=0.3).jittered_with_draw(
+            0.7, float.fromhex("0x1.5876015e4d702p-6"))], [0.4988301759350254])
+        self.assertBits([RetryPolicy(jitter_factor=0.5).jittered_with_draw(8.0, 1 - 2 ** -53)],
+                        [12.0])
+        self.assertBits([RetryPolicy(max_attempts=3, initial_delay=5, jitter_factor=1)
+                         .next_delay(1, source=lambda: 0.0)], [0.0])
+        self.assertBits([RetryPolicy(max_attempts=4, initial_delay=1, multiplier=0.5,
+                                     max_delay=0.3, jitter_factor=0.5)
+                         .next_delay(3, source=lambda: 0.999)], [0.37475])
+
+    def test_replay_of_seed_42(self):
+        policy = RetryPolicy.exponential(5, 0.5)
+        rand = RubyRandom(42)
+        delays = [policy.next_delay(k, source=rand) for k in range(1, 6)]
+        self.assertBits(delays[:4], [0.4749080237694725, 1.1802857225639665,
+                                     2.1855951534491243, 4.157853574715259])
+        self.assertIsNone(delays[4])
+
+    def test_giving_up(self):
+        self.assertIsNone(RetryPolicy.fixed(3, 1.0).next_delay(3))
+        self.assertIsNone(RetryPolicy(max_attempts=5, initial_delay=1,
+                                      max_message_age=60).next_delay(1, 60.0))
+
+    def test_no_draw_where_no_jitter_applies(self):
+        def no_draw():
+            raise AssertionError("drew")
+        policy = RetryPolicy(max_attempts=3, initial_delay=1, multiplier=0, jitter_factor=0.5)
+        self.assertEqual(policy.next_delay(2, source=no_draw), 0.0)   # zero delay
+        self.assertIsNone(policy.next_delay(3, source=no_draw))       # gave up
+
+    def test_infinity_jittered_to_zero_stays_infinite(self):
+        self.assertEqual(RetryPolicy(jitter_factor=1).jittered_with_draw(math.inf, 0.0), math.inf)
+
+    def test_far_attempts_are_cheap_where_the_value_settles(self):
+        capped = RetryPolicy(max_attempts=1 << 62, initial_delay=1, max_delay=30)
+        self.assertEqual(capped.next_delay(10 ** 15, jitter=False), 30.0)
+        shrinking = RetryPolicy(max_attempts=1 << 62, initial_delay=1, multiplier=0.5)
+        self.assertEqual(shrinking.next_delay(10 ** 15, jitter=False), 0.0)
+
+
+class ValidationTest(unittest.TestCase):
+    def test_rejects_what_the_contract_rejects(self):
+        for fields in ({"max_attempts": 0}, {"max_attempts": 2.0}, {"initial_delay": -1},
+                       {"multiplier": math.nan}, {"max_delay": math.inf},
+                       {"jitter_factor": 1.0000000000000002}, {"max_message_age": -0.5}):
+            with self.subTest(fields=fields), self.assertRaises(ValueError):
+                RetryPolicy(**fields)
+        with self.assertRaises(ValueError):
+            RetryPolicy().next_delay(0)
+        with self.assertRaises(ValueError):
+            RetryPolicy(max_attempts=3).next_delay(1, math.nan)
+        with self.assertRaises(ValueError):
+            RetryPolicy(jitter_factor=0.5).jittered_with_draw(1.0, 1.0)
+
+    def test_keeps_negative_zero(self):
+        self.assertEqual(math.copysign(1, RetryPolicy(initial_delay=-0.0).initial_delay), -1)
+
+
+class AdapterTest(unittest.TestCase):
+    def test_issue_examples(self):
+        self.assertEqual(adapter.answer_line(
+            b'{"id":1,"op":"schedule","policy":{"factory":"exponential","max_attempts":5,'
+            b'"initial_delay":0.5,"max_delay":3}}'),
+            '{"id":1,"ok":true,"result":[0.5,1.0,2.0,3.0]}')
+        self.assertEqual(adapter.answer_line(
+            b'{"id":3,"op":"jittered","policy":{"jitter_factor":0.2},"delay":1.5,"r":0.0}'),
+            '{"id":3,"ok":true,"result":1.2000000000000002}')
+
+    def test_python_leniencies_are_refused(self):
+        # Each is accepted by Python's json module and refused by the protocol.
+        for line in (b'{"id":1,"op":"jittered","policy":{},"delay":NaN,"r":0}',
+                     b'{"id":1,"op":"jittered","policy":{},"delay":1e400,"r":0}',
+                     b'{"id":1,"op":"schedule","policy":{},"x":"\\ud800"}',
+                     b'{"id":1,"op":"schedule","policy":{"max_attempts":true}}',
+                     b'{"id":1,"op":"schedule","policy":{"max_attempts":3.0}}'):
+            with self.subTest(line=line):
+                self.assertIn('"ok":false', adapter.answer_line(line))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,277 @@
+// The protocol library's own rules: wire numbers, errors that name the
+// field, the limits, and the promise that no line breaks answer_line.
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "answer.hpp"
+#include "protocol.hpp"
+#include "wire.hpp"
+
+namespace acemq::conformance {
+namespace {
+
+using nlohmann::json;
+
+std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
+
+TEST(WireNumbers, ShortestRoundTripWithAFractionOrExponent) {
+  EXPECT_EQ(format_number(1.0), "1.0");
+  EXPECT_EQ(format_number(-0.0), "-0.0");
+  EXPECT_EQ(format_number(0.1 + 0.2), "0.30000000000000004");
+  EXPECT_EQ(format_number(1e-9), "1e-09");
+  EXPECT_EQ(format_number(1e21), "1e+21");
+  EXPECT_EQ(format_number(123456789.0), "123456789.0");
+  EXPECT_EQ(format_number(std::numeric_limits<double>::denorm_min()), "5e-324");
+  EXPECT_EQ(format_number(std::numeric_limits<double>::max()), "1.7976931348623157e+308");
+  EXPECT_EQ(format_number(HUGE_VAL), "\"Infinity\"");
+  EXPECT_EQ(format_number(-HUGE_VAL), "\"-Infinity\"");
+  EXPECT_EQ(format_number(std::nan("")), "\"NaN\"");
+}
+
+TEST(WireNumbers, ReadBackToTheSameBits) {
+  for (const double x : {1.0, -0.0, 0.1, 1e-9, 5e-324, 1.7976931348623157e308,
+                         0.30000000000000004, 2.2250738585072014e-308}) {
+    const std::optional<double> back = wire_number(json::parse(format_number(x)));
+    ASSERT_TRUE(back);
+    EXPECT_EQ(bits(*back), bits(x)) << format_number(x);
+  }
+  EXPECT_EQ(wire_number(json("Infinity")), HUGE_VAL);
+  EXPECT_TRUE(std::isnan(*wire_number(json("NaN"))));
+  EXPECT_FALSE(wire_number(json("infinity")));
+  EXPECT_FALSE(wire_number(json(true)));
+  EXPECT_FALSE(wire_number(json(nullptr)));
+}
+
+TEST(WireNumbers, CommandLineDecimalsRoundOnce) {
+  // CLI11 reads floats with strtold and a cast, rounding twice; this reader
+  // must give strtod's single correct rounding.
+  EXPECT_EQ(bits(*parse_decimal("0.1")), bits(0.1));
+  EXPECT_EQ(bits(*parse_decimal("+2")), bits(2.0));
+  EXPECT_EQ(bits(*parse_decimal("9007199254740993")), bits(9007199254740992.0));
+  EXPECT_EQ(*parse_decimal("Infinity"), HUGE_VAL);
+  EXPECT_FALSE(parse_decimal("1e400"));
+  EXPECT_FALSE(parse_decimal("abc"));
+  EXPECT_FALSE(parse_decimal("1.5x"));
+  EXPECT_FALSE(parse_decimal(""));
+}
+
+std::string error_of(const std::string& line) {
+  std::string why;
+  const std::optional<Answer> answer = parse_answer(answer_line(line), why);
+  if (!answer) return "unreadable answer: " + why;
+  if (answer->ok) return "no error: " + answer_line(line);
+  return answer->error;
+}
+
+TEST(ProtocolErrors, NameTheField) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"op":"schedule","policy":{"max_attempts":2.5}})", "policy.max_attempts"},
+      {R"({"op":"schedule","policy":{"max_attempts":5.0}})", "policy.max_attempts"},
+      {R"({"op":"schedule","policy":{"max_attempts":"5"}})", "policy.max_attempts"},
+      {R"({"op":"schedule","policy":{"max_attempts":0}})", "max_attempts"},
+      {R"({"op":"schedule","policy":{"max_attempts":9223372036854775808}})", "policy.max_attempts"},
+      {R"({"op":"schedule","policy":{"initial_delay":-1}})", "initial_delay"},
+      {R"({"op":"schedule","policy":{"multiplier":"NaN"}})", "multiplier"},
+      {R"({"op":"schedule","policy":{"jitter_factor":true}})", "policy.jitter_factor"},
+      {R"({"op":"schedule","policy":{"max_atempts":3}})", "policy.\"max_atempts\""},
+      {R"({"op":"schedule","policy":{"factory":"linear"}})", "policy.factory"},
+      {R"({"op":"schedule","policy":{"factory":"fixed","max_attempts":3}})", "policy.delay"},
+      {R"({"op":"schedule","policy":{"factory":"none","max_attempts":3}})", "max_attempts"},
+      {R"({"op":"schedule","policy":{"give_up_after":-1}})", "policy.give_up_after"},
+      {R"({"op":"schedule","policy":{"with_jitter":1.5}})", "policy.with_jitter"},
+      {R"({"op":"schedule","policy":{"max_attempts":65538}})", "policy.max_attempts"},
+      {R"({"op":"schedule"})", "policy: missing"},
+      {R"({"policy":{}})", "op: missing"},
+      {R"({"op":"reschedule","policy":{}})", "op:"},
+      {R"({"op":"next_delay","policy":{},"jitter":false})", "attempt: missing"},
+      {R"({"op":"next_delay","policy":{},"attempt":0,"jitter":false})", "attempt"},
+      {R"({"op":"next_delay","policy":{},"attempt":1.5,"jitter":false})", "attempt"},
+      {R"({"op":"next_delay","policy":{},"attempt":1,"message_age":"NaN","jitter":false})",
+       "message_age"},
+      {R"({"op":"next_delay","policy":{},"attempt":1,"jitter":"yes"})", "jitter"},
+      {R"({"op":"next_delay","policy":{},"attempt":1})", "r: missing"},
+      {R"({"op":"next_delay","policy":{},"attempt":1,"r":1.0})", "r:"},
+      {R"({"op":"next_delay","policy":{},"attempt":1,"r":-5e-324})", "r:"},
+      {R"({"op":"jittered","policy":{},"r":0.5})", "delay: missing"},
+      {R"({"op":"jittered","policy":{"jitter_factor":0.5},"delay":"NaN","r":0.5})", "delay"},
+      {R"({"op":"replay","policy":{},"seed":-1,"calls":[]})", "seed"},
+      {R"({"op":"replay","policy":{},"seed":4294967296,"calls":[]})", "seed"},
+      {R"({"op":"replay","policy":{},"seed":1,"calls":{}})", "calls"},
+      {R"({"op":"replay","policy":{},"seed":1,"calls":[[1,0],[1]]})", "calls[1]"},
+      {R"({"op":"replay","policy":{},"seed":1,"calls":[[1,0],[1.5,0]]})", "calls[1][0]"},
+      {R"({"op":"replay","policy":{},"seed":1,"calls":[[1,"x"]]})", "calls[0][1]"},
+      {R"({"op":"replay","policy":{"max_attempts":3},"seed":1,"calls":[[1,0],[0,0]]})",
+       "calls[1]"},
+      {R"([1,2])", "line:"},
+      {R"({"op":)", "line:"},
+      {"\xEF\xBB\xBF{}", "byte-order mark"},
+  };
+  for (const auto& [line, field] : cases) {
+    EXPECT_NE(error_of(line).find(field), std::string::npos)
+        << line << "\n  answered: " << answer_line(line);
+  }
+}
+
+TEST(ProtocolIds, EchoedAsGivenOrNull) {
+  EXPECT_EQ(answer_line(R"({"id":"a-7","op":"schedule","policy":{}})"),
+            R"({"id":"a-7","ok":true,"result":[]})");
+  EXPECT_EQ(answer_line(R"({"op":"schedule","policy":{}})"), R"({"id":null,"ok":true,"result":[]})");
+  EXPECT_EQ(answer_line(R"({"id":{"run":[1,2]},"op":"nope","policy":{}})").substr(0, 31),
+            R"({"id":{"run":[1,2]},"ok":false,)");
+  EXPECT_EQ(answer_line("{\"id\":5,\"op\":").substr(0, 11), R"({"id":null,)");
+  // Duplicate keys: the last one counts, as in most JSON readers.
+  EXPECT_EQ(answer_line(R"({"id":1,"id":2,"op":"schedule","policy":{}})"),
+            R"({"id":2,"ok":true,"result":[]})");
+}
+
+TEST(ProtocolLimits, FarAttemptsWorkWhereTheValueSettles) {
+  // Capped and growing: the cap, at attempt 10^9 and at INT64_MAX - 1.
+  EXPECT_EQ(answer_line(R"({"id":1,"op":"next_delay","policy":{"max_attempts":9223372036854775807,)"
+                        R"("initial_delay":1,"max_delay":30},"attempt":1000000000,"jitter":false})"),
+            R"({"id":1,"ok":true,"result":30.0})");
+  EXPECT_EQ(answer_line(R"({"id":1,"op":"next_delay","policy":{"factory":"exponential",)"
+                        R"("max_attempts":9223372036854775807,"initial_delay":1,"max_delay":30},)"
+                        R"("attempt":9223372036854775806,"r":0.5})"),
+            R"({"id":1,"ok":true,"result":30.0})");
+  // Shrinking to zero, and overflowing to infinity: fixed points.
+  EXPECT_EQ(answer_line(R"({"id":1,"op":"next_delay","policy":{"max_attempts":9223372036854775807,)"
+                        R"("initial_delay":1,"multiplier":0.5},"attempt":1000000000000000,"jitter":false})"),
+            R"({"id":1,"ok":true,"result":0.0})");
+  EXPECT_EQ(answer_line(R"({"id":1,"op":"next_delay","policy":{"max_attempts":9223372036854775807,)"
+                        R"("initial_delay":1},"attempt":1000000000000000,"jitter":false})"),
+            R"({"id":1,"ok":true,"result":"Infinity"})");
+}
+
+TEST(ProtocolLimits, StepLimitIsExactlyTwoToTheTwenty) {
+  // Multiplier 1 + 1e-9 from 1 never settles within 2^20 steps: attempt
+  // 2^20 + 1 needs 2^20 multiplications and is answered; one more is not.
+  const auto request = [](std::int64_t attempt) {
+    // Appended, not "literal" + std::string: GCC 12's -Wrestrict misfires.
+    std::string line = R"({"id":1,"op":"next_delay","policy":{"max_attempts":9223372036854775807,)"
+                       R"("initial_delay":1,"multiplier":1.000000001},"attempt":)";
+    line += std::to_string(attempt);
+    line += R"(,"jitter":false})";
+    return line;
+  };
+  const std::int64_t last = kMaxSteps + 1;
+  EXPECT_NE(answer_line(request(last)).find("\"ok\":true"), std::string::npos);
+  EXPECT_NE(error_of(request(last + 1)).find("attempt"), std::string::npos);
+  // Past the limit, an attempt that gives up is still answered: no steps.
+  EXPECT_EQ(answer_line(R"({"id":1,"op":"next_delay","policy":{"max_attempts":5,)"
+                        R"("multiplier":1.000000001},"attempt":9223372036854775807,"jitter":false})"),
+            R"({"id":1,"ok":true,"result":null})");
+}
+
+TEST(ProtocolLimits, SizesAndDepth) {
+  EXPECT_NE(answer_line(R"({"op":"schedule","policy":{"max_attempts":65537}})").find("\"ok\":true"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kMaxLineBytes + 1, ' ')).find("longer"), std::string::npos);
+  EXPECT_NE(error_of(std::string(1000000, '[')).find("nest"), std::string::npos);
+  // The id nests inside the request object: 31 levels of it make 32.
+  const std::string deep_id = std::string(31, '[') + std::string(31, ']');
+  const std::string schedule = R"(,"op":"schedule","policy":{}})";
+  EXPECT_NE(answer_line(std::string(R"({"id":)") + deep_id + schedule).find("\"ok\":true"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(R"({"id":[)") + deep_id + "]" + schedule).find("nest"),
+            std::string::npos);
+  std::string calls;
+  for (std::size_t i = 0; i < kMaxReplayCalls; ++i) calls += (i ? ",[1,0]" : "[1,0]");
+  const std::string replay = R"({"op":"replay","policy":{},"seed":1,"calls":[)";
+  EXPECT_NE(answer_line(replay + calls + "]}").find("\"ok\":true"), std::string::npos);
+  EXPECT_NE(error_of(replay + calls + ",[1,0]]}").find("calls"), std::string::npos);
+}
+
+// Every vector file other than the reference's (tests/reference_vectors_test.cc
+// has that one) still gets the core's recorded answers.
+TEST(VectorFiles, CoreGivesEveryRecordedAnswer) {
+  std::size_t checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(ACEMQ_VECTORS_DIR)) {
+    if (entry.path().extension() != ".jsonl" ||
+        entry.path().filename() == "ruby-reference.jsonl") {
+      continue;
+    }
+    std::ifstream in(entry.path());
+    for (std::string line; std::getline(in, line);) {
+      const std::optional<Answer> expected = expected_answer(json::parse(line));
+      ASSERT_TRUE(expected) << entry.path() << ": " << line;
+      std::string why;
+      const std::optional<Answer> actual = parse_answer(answer_line(line), why);
+      ASSERT_TRUE(actual) << why;
+      const auto diff = difference(*expected, *actual);
+      EXPECT_FALSE(diff) << entry.path().filename() << " " << line.substr(0, 200) << "\n  "
+                         << diff.value_or("");
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 52U);
+}
+
+// A seeded mutation run: every mutant of every reference line is answered
+// with a readable answer and never throws (answer_line is noexcept, so a
+// throw would terminate this test). ACEMQ_MUTATION_SEED replays a run.
+TEST(ProtocolRobustness, MutantsOfTheVectorsAreAlwaysAnswered) {
+  std::uint64_t seed = std::random_device{}();
+  if (const char* given = std::getenv("ACEMQ_MUTATION_SEED")) seed = std::strtoull(given, nullptr, 10);
+  std::cout << "mutation seed " << seed << " (replay: ACEMQ_MUTATION_SEED=" << seed << ")\n";
+  RecordProperty("mutation_seed", std::to_string(seed));
+
+  std::vector<std::string> lines;
+  std::ifstream in(ACEMQ_VECTORS_DIR "/ruby-reference.jsonl");
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_FALSE(lines.empty());
+
+  static const char* const kTokens[] = {
+      "NaN", "\"NaN\"", "\"Infinity\"", "1e400", "-0", "-0.0", "9223372036854775808",
+      "-9223372036854775809", "18446744073709551616", "4294967296", "null", "true", "[]", "{}",
+      "[[", "]]", "\"\\ud800\"", "\xff", "\"", "\\", ",", ":", "0", "1", "1e-400", "5e-324",
+      "\"op\"", "\"policy\"", "\"factory\"", "\"calls\"", "[1,0]"};
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 20000; ++i) {
+    std::string line = lines[rng() % lines.size()];
+    const int edits = 1 + static_cast<int>(rng() % 4);
+    for (int e = 0; e < edits && !line.empty(); ++e) {
+      const std::size_t at = rng() % line.size();
+      switch (rng() % 5) {
+        case 0: line[at] = static_cast<char>(rng()); break;
+        case 1: line.erase(at, 1 + rng() % 8); break;
+        case 2: line.insert(at, kTokens[rng() % std::size(kTokens)]); break;
+        case 3: line.resize(at); break;
+        default: {
+          // Replace a number-looking run with a token.
+          std::size_t end = at;
+          while (end < line.size() && (std::isdigit(static_cast<unsigned char>(line[end])) ||
+                                       line[end] == '.' || line[end] == 'e' || line[end] == '-')) {
+            ++end;
+          }
+          line.replace(at, end - at, kTokens[rng() % std::size(kTokens)]);
+        }
+      }
+    }
+    std::string why;
+    const std::string answer = answer_line(line);
+    const std::optional<Answer> parsed = parse_answer(answer, why);
+    ASSERT_TRUE(parsed) << "seed " << seed << " mutant " << i << ": " << why << "\n  line: " << line
+                        << "\n  answer: " << answer;
+    if (!parsed->ok) {
+      ASSERT_EQ(parsed->error.rfind("internal", 0), std::string::npos)
+          << "seed " << seed << " mutant " << i << ": a rule was not checked\n  line: " << line
+          << "\n  answer: " << answer;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace acemq::conformance

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""`retry-policy check` exits 2, and says why, when it cannot vouch for an
+answer: usage errors, and adapters that cannot start, die, hang, write
+garbage, answer the wrong id, or end badly. A good adapter exits 0.
+
+    check_exit_codes_test.py RETRY_POLICY PYTHON ADAPTER_PY
+"""
+
+import os
+import shlex
+import subprocess
+import sys
+import time
+
+failures = []
+
+
+def check(rp, args, code, says, timeout=120):
+    started = time.monotonic()
+    try:
+        run = subprocess.run([rp, "check", *args], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        failures.append(f"{args}: still running after {timeout} s")
+        return
+    output = run.stdout.decode("utf-8", "replace")
+    print(f"--- {args} -> {run.returncode} in {time.monotonic() - started:.1f} s")
+    print(output[-1500:])
+    if run.returncode != code:
+        failures.append(f"{args}: exit {run.returncode}, expected {code}")
+    if says not in output:
+        failures.append(f"{args}: output does not say {says!r}")
+
+
+def main(rp, python, adapter):
+    good = f"{shlex.quote(python)} {shlex.quote(adapter)}"
+    py = shlex.quote(python)
+    small = ["--cases", "50", "--no-vectors", "--seed", "7"]
+
+    check(rp, ["--impl", good, *small], 0, "AGREE")
+    check(rp, [], 2, "--impl is required")
+    check(rp, ["--impl", good, "--cases", "-1"], 2, "")
+    check(rp, ["--impl", good, "--timeout", "0"], 2, "--timeout")
+    check(rp, ["--impl", good, "--vectors", "/nonexistent/vectors.jsonl", "--cases", "0"], 2,
+          "cannot read vector file")
+    # Exits at once: end of output before any answer.
+    check(rp, ["--impl", f"{py} -c 'pass'", *small], 2, "ADAPTER FAILED")
+    check(rp, ["--impl", "/nonexistent/adapter", *small], 2, "exit status 127")
+    # Crashes part-way: answers one line properly (with the real adapter's
+    # code), then dies.
+    here = shlex.quote(os.path.dirname(os.path.abspath(adapter)))
+    check(rp, ["--impl", f"cd {here} && {py} -c 'import sys, adapter\n"
+               "line = sys.stdin.buffer.readline().rstrip(b\"\\n\")\n"
+               "print(adapter.answer_line(line), flush=True)\nsys.exit(3)'", *small],
+          2, "exit status 3")
+    # Hangs: reads and never answers. The timeout must catch it, and fast.
+    started = time.monotonic()
+    check(rp, ["--impl", "sleep 300", "--timeout", "1", *small], 2, "gave no answer within 1000 ms")
+    if time.monotonic() - started > 30:
+        failures.append("a hung adapter held check for more than 30 s")
+    # Writes something that is not an answer.
+    check(rp, ["--impl", f"{py} -c 'import sys\nfor l in sys.stdin: print(\"hello\", flush=True)'",
+               *small], 2, "not a protocol answer")
+    # Answers with the wrong id.
+    check(rp, ["--impl", f"{py} -c 'import sys\nfor l in sys.stdin: "
+               "print(\"{\\\"id\\\":-5,\\\"ok\\\":false,\\\"error\\\":\\\"x\\\"}\", flush=True)'",
+               *small], 2, "answered id -5")
+    # Answers everything, then exits 1 at the end of its input.
+    check(rp, ["--impl", f"{good}; exit 1", *small], 2, "exit status 1")
+
+    for failure in failures:
+        print("FAIL:", failure)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
