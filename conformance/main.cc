@@ -9,6 +9,7 @@
 // since they run from 100 upwards).
 #include <unistd.h>
 
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -170,9 +171,7 @@ int run_vectors(std::int64_t cases, std::optional<std::uint64_t> seed, bool refe
   return std::cout.flush() ? 0 : 1;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{"retry-policy: the AceMQ retry policy's schedules, and the conformance "
                "protocol that checks other ports against this one bit for bit"};
   app.require_subcommand(1);
@@ -266,7 +265,7 @@ int main(int argc, char** argv) {
                   << timeout_seconds << "\n";
         return kUsage;
       }
-      check.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(*timeout * 1000.0 + 0.5));
+      check.timeout = std::chrono::milliseconds(std::llround(*timeout * 1000.0));
       check.seed = check_seed ? *check_seed : random_seed();
       check.vectors = no_vectors ? std::vector<std::string>{}
                                  : (check_vectors.empty() ? default_vector_files() : check_vectors);
@@ -276,6 +275,19 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::cerr << "retry-policy: " << e.what() << "\n";
     return kUsage;
+  }
+  return kUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "retry-policy: %s\n", e.what());
+  } catch (...) {
+    std::fputs("retry-policy: unknown error\n", stderr);
   }
   return kUsage;
 }

@@ -61,6 +61,10 @@ TEST(WireNumbers, CommandLineDecimalsRoundOnce) {
   EXPECT_EQ(bits(*parse_decimal("0.1")), bits(0.1));
   EXPECT_EQ(bits(*parse_decimal("+2")), bits(2.0));
   EXPECT_EQ(bits(*parse_decimal("9007199254740993")), bits(9007199254740992.0));
+  // Just above the midpoint between 1 and the next double: strtold lands on
+  // the midpoint itself (it is a long double), and the cast then rounds to
+  // even, 1.0; one correct rounding gives 1 + 2^-52.
+  EXPECT_EQ(bits(*parse_decimal("1.00000000000000011102231")), bits(1.0000000000000002));
   EXPECT_EQ(*parse_decimal("Infinity"), HUGE_VAL);
   EXPECT_FALSE(parse_decimal("1e400"));
   EXPECT_FALSE(parse_decimal("abc"));

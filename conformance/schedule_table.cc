@@ -32,8 +32,8 @@ std::string describe(const RetryPolicy& p) {
 // `column` is at least `limit` old, so next_delay gives up; 0 if never.
 std::int64_t gives_up_after(const std::vector<ScheduleRow>& rows, double limit,
                             double ScheduleRow::*column) {
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (rows[i].*column >= limit) return rows[i].attempt + 1;
+  for (const ScheduleRow& row : rows) {
+    if (row.*column >= limit) return row.attempt + 1;
   }
   return 0;
 }

@@ -48,18 +48,19 @@ TEST(RubyReferenceVectors, AllFiveHundredAgreeBitForBit) {
     const std::string answer = answer_line(line);
     std::string why;
     const std::optional<Answer> actual = parse_answer(answer, why);
+    std::string where = "id ";
+    where += std::to_string(id);
     if (!actual) {
-      mismatches.push_back("id " + std::to_string(id) + ": unreadable answer (" + why +
-                           "): " + answer);
+      mismatches.push_back(where.append(": unreadable answer (").append(why).append("): ")
+                               .append(answer));
       continue;
     }
     if (actual->id != vector.at("id")) {
-      mismatches.push_back("id " + std::to_string(id) + ": answer echoed id " +
-                           actual->id.dump());
+      mismatches.push_back(where + ": answer echoed id " + actual->id.dump());
     }
     if (const auto diff = difference(*expected, *actual)) {
-      mismatches.push_back("id " + std::to_string(id) + ": " + *diff + "\n    request " +
-                           line + "\n    answer  " + answer);
+      mismatches.push_back(where.append(": ").append(*diff).append("\n    request ")
+                               .append(line).append("\n    answer  ").append(answer));
     }
   }
   EXPECT_EQ(ids.size(), 500U) << "ids are not distinct";

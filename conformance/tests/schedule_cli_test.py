@@ -76,6 +76,13 @@ def main(rp):
     fixed = json.loads(run(rp, "--fixed", "--max-attempts", "3", "--delay", "0.1", "--json").stdout)
     expect([e["delay"] for e in fixed["entries"]] == [0.1, 0.1], "--fixed with --delay")
 
+    # One correct rounding of the flag's text: CLI11's own reader (strtold,
+    # then a cast) turns this into 1.0.
+    rounded = json.loads(run(rp, "--max-attempts", "2", "--initial-delay",
+                             "1.00000000000000011102231", "--json").stdout)
+    expect(rounded["entries"][0]["delay"] == 1.0000000000000002,
+           f"--initial-delay read with one rounding: {rounded['entries'][0]['delay']!r}")
+
     # Usage errors: exit 2, a message on stderr, nothing on stdout.
     for bad in (["--multiplier", "abc"], ["--max-attempts", "2.5"], ["--max-attempts", "0"],
                 ["--jitter-factor", "1.5"], ["--initial-delay", "-1"], ["--initial-delay", "NaN"],
