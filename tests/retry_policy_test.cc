@@ -315,6 +315,10 @@ TEST(NextDelay, InfiniteDelayWithFullJitterAndZeroDrawStaysInfinite) {
   const RetryPolicy policy({.max_attempts = 2000, .initial_delay = 1s, .jitter_factor = 1.0});
   EXPECT_EQ(bits(policy.jittered_with_draw(Seconds{kInf}, 0.0)), bits(kInf));
   EXPECT_EQ(bits(*policy.next_delay(1500, 0s, [] { return 0.0; })), bits(kInf));
+  // 2^-55 * 2 - 1 is a tie that rounds to -1, so the same NaN arises for any
+  // injected draw up to 2^-55 (Ruby's own draws are multiples of 2^-53).
+  EXPECT_EQ(bits(policy.jittered_with_draw(Seconds{kInf}, 0x1.0p-55)), bits(kInf));
+  EXPECT_EQ(bits(policy.jittered_with_draw(Seconds{kInf}, 0x1.0p-54)), bits(kInf));
   // Any other draw leaves inf as inf in plain IEEE arithmetic.
   EXPECT_EQ(bits(policy.jittered_with_draw(Seconds{kInf}, 0x1.0p-53)), bits(kInf));
 }
