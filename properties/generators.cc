@@ -132,12 +132,17 @@ rc::Gen<Labelled<double>> multipliers(Multipliers which) {
           {1, "0.5", exactly(0.5)},
           {1, "1 + 1e-9", exactly(1.0 + 1e-9)},
           {2, "(0, 1)", bits_between(kMin, down(1.0))},
+          // Close to 1 the running value crosses the cap or decays only
+          // after many entries, past the library's table of 16.
+          {2, "[0.9, 1)", bits_between(0.9, down(1.0))},
+          {1, "(1, 1.1]", bits_between(up(1.0), 1.1)},
           {1, "(1, 10]", bits_between(up(1.0), 10.0)},
           {1, "10", exactly(10.0)},
           {1, "large", bits_between(10.0, 1e10)},
           {1, "1e300", exactly(1e300)},
           {1, "DBL_MAX", exactly(kMax)},
-          {1, "-0.0", exactly(-0.0)},
+          // A zero then flips sign every step, and never maps to itself.
+          {2, "-0.0", exactly(-0.0)},
           {1, "1 - 2^-53", exactly(down(1.0))},
       });
     case Multipliers::at_least_one:
@@ -146,11 +151,20 @@ rc::Gen<Labelled<double>> multipliers(Multipliers which) {
           {2, "1", exactly(1.0)},
           {1, "1 + 1e-9", exactly(1.0 + 1e-9)},
           {1, "1 + 2^-52", exactly(up(1.0))},
+          {1, "(1, 1.1]", bits_between(up(1.0), 1.1)},
           {2, "(1, 10]", bits_between(up(1.0), 10.0)},
           {1, "10", exactly(10.0)},
           {1, "large", bits_between(10.0, 1e10)},
           {1, "1e300", exactly(1e300)},
           {1, "DBL_MAX", exactly(kMax)},
+      });
+    case Multipliers::near_one:
+      return choose<double>({
+          {3, "[0.9, 1)", bits_between(0.9, down(1.0))},
+          {2, "(1, 1.1]", bits_between(up(1.0), 1.1)},
+          {1, "1 - 2^-53", exactly(down(1.0))},
+          {1, "1 + 2^-52", exactly(up(1.0))},
+          {1, "1 + 1e-9", exactly(1.0 + 1e-9)},
       });
     case Multipliers::settling:
       return choose<double>({
@@ -213,28 +227,38 @@ rc::Gen<Labelled<std::int64_t>> max_attempts_regimes(Lengths lengths, bool retri
 }
 
 // The cap relative to the initial delay `d`.
-rc::Gen<Labelled<double>> caps(double d, bool capped) {
+rc::Gen<Labelled<double>> caps(double d, Caps which) {
   std::vector<Alternative<double>> alternatives;
-  if (!capped) {
+  if (which == Caps::any) {
     alternatives.push_back({3, "none", exactly(0.0)});
     alternatives.push_back({1, "none (-0.0)", exactly(-0.0)});
   }
+  const bool all = which != Caps::crossing;
   if (d > 0.0) {
-    if (d > kMin) alternatives.push_back({2, "below", bits_between(kMin, down(d))});
-    alternatives.push_back({2, "at", exactly(d)});
+    if (all && d > kMin) alternatives.push_back({2, "below", bits_between(kMin, down(d))});
+    // A cap the running value crosses within a few hundred entries when the
+    // multiplier is near 1, where the early exits and the cap interact. At
+    // least 2^-1074: a fraction of a subnormal may round to 0, no cap at all.
+    alternatives.push_back({2, "a fraction of the delay",
+                            rc::gen::map(integer_between(1, 999), [d](std::int64_t k) {
+                              return std::max(d * (static_cast<double>(k) / 1000.0), kMin);
+                            })});
+    if (all) alternatives.push_back({2, "at", exactly(d)});
     if (d < kMax) {
-      alternatives.push_back({1, "just above", exactly(up(d))});
+      if (all) alternatives.push_back({1, "just above", exactly(up(d))});
       alternatives.push_back({2, "k times above",
                               rc::gen::map(integer_between(2, 1000), [d](std::int64_t k) {
                                 return std::min(d * static_cast<double>(k), kMax);
                               })});
-      alternatives.push_back({1, "far above", bits_between(up(d), kMax)});
+      if (all) alternatives.push_back({1, "far above", bits_between(up(d), kMax)});
     }
   } else {
     alternatives.push_back({2, "ordinary", bits_between(1e-3, 1e3)});
   }
-  alternatives.push_back({1, "2^-1074", exactly(kMin)});
-  alternatives.push_back({1, "DBL_MAX", exactly(kMax)});
+  if (all || alternatives.empty()) {
+    alternatives.push_back({1, "2^-1074", exactly(kMin)});
+    alternatives.push_back({1, "DBL_MAX", exactly(kMax)});
+  }
   return choose(std::move(alternatives));
 }
 
@@ -264,9 +288,9 @@ rc::Gen<Policy> valid_policy(PolicyShape shape) {
       rc::gen::tuple(initial_delays(), multipliers(shape.multipliers),
                      jitter_factors(shape.jitters), age_limits(),
                      max_attempts_regimes(shape.lengths, shape.retries)),
-      [capped = shape.capped](const auto& fields) {
+      [which = shape.caps](const auto& fields) {
         const auto& [delay, multiplier, jitter, age, attempts] = fields;
-        return rc::gen::map(caps(delay.value, capped), [=](const Labelled<double>& cap) {
+        return rc::gen::map(caps(delay.value, which), [=](const Labelled<double>& cap) {
           Policy policy;
           policy.options.max_attempts = attempts.value;
           policy.options.initial_delay = amqp::Seconds{delay.value};
@@ -316,6 +340,8 @@ rc::Gen<std::int64_t> attempt_for(std::int64_t max_attempts, std::int64_t max_wo
     alternatives.push_back({2, "1", just_integer(1)});
     alternatives.push_back({3, "below max_attempts", integer_between(1, below)});
     alternatives.push_back({1, "last retry", just_integer(below)});
+    // The library answers 1..16 from a table and walks from 17 on.
+    if (below >= 18) alternatives.push_back({1, "16..18", integer_between(16, 18)});
   }
   alternatives.push_back({2, "max_attempts", just_integer(max_attempts)});
   if (max_attempts < kInt64Max) {
@@ -329,12 +355,14 @@ rc::Gen<std::int64_t> attempt_for(std::int64_t max_attempts, std::int64_t max_wo
 rc::Gen<std::int64_t> retrying_attempt_for(std::int64_t max_attempts, std::int64_t max_work) {
   const std::int64_t below = std::min(max_attempts - 1, max_work);
   if (below < 1) throw std::logic_error("retrying_attempt_for: no attempt below max_attempts");
-  return unlabelled(choose<std::int64_t>({
+  std::vector<Alternative<std::int64_t>> alternatives = {
       {2, "1", just_integer(1)},
       {1, "2", just_integer(std::min<std::int64_t>(2, below))},
       {3, "below max_attempts", integer_between(1, below)},
       {1, "last retry", just_integer(below)},
-  }));
+  };
+  if (below >= 18) alternatives.push_back({1, "16..18", integer_between(16, 18)});
+  return unlabelled(choose(std::move(alternatives)));
 }
 
 rc::Gen<std::int64_t> final_attempt_for(std::int64_t max_attempts) {

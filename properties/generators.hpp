@@ -66,8 +66,13 @@ enum class Jitters {
 
 // Which multipliers a policy may have.
 enum class Multipliers {
-  any,           // 0, -0.0, (0, 1), 1 - 2^-53, 1, 1 + 1e-9, 2, large, DBL_MAX
-  at_least_one,  // 1, 1 + 1e-9, (1, 10], 2, 10, large, 1e300, DBL_MAX
+  any,           // 0, -0.0, (0, 1), [0.9, 1), 1 - 2^-53, 1, 1 + 1e-9,
+                 // (1, 1.1], 2, large, DBL_MAX
+  at_least_one,  // 1, 1 + 1e-9, (1, 1.1], (1, 10], 2, 10, large, 1e300, DBL_MAX
+  // Close to 1, either side: [0.9, 1), 1 - 2^-53, 1 + 2^-52, 1 + 1e-9,
+  // (1, 1.1]. The running value crosses a cap or decays only after many
+  // entries, past the library's table of 16.
+  near_one,
   // Those whose running value settles (capped, zero, +inf or a fixed point)
   // within about 14000 steps from any start: 0, (0, 0.9], 0.5, 1, 2,
   // [1.5, 10], 10, large, 1e300, DBL_MAX. Not 1 + 1e-9, 1 - 2^-53 or -0.0,
@@ -75,11 +80,21 @@ enum class Multipliers {
   settling,
 };
 
+// Which caps a policy may have, relative to its initial delay d.
+enum class Caps {
+  any,       // none (0 or -0.0), below d, a fraction of d, at d, just above,
+             // k times above, far above, 2^-1074, DBL_MAX
+  positive,  // the same without none: max_delay > 0 always
+  // A fraction of d or k times d: a cap the running value crosses after a
+  // few or a few hundred entries when the multiplier is near 1.
+  crossing,
+};
+
 struct PolicyShape {
   Lengths lengths = Lengths::schedulable;
   Multipliers multipliers = Multipliers::any;
   Jitters jitters = Jitters::any;
-  bool capped = false;   // max_delay > 0 always
+  Caps caps = Caps::any;
   bool retries = false;  // max_attempts >= 2 always: there is a delay to ask for
 };
 
@@ -94,8 +109,9 @@ rc::Gen<Policy> valid_policy(PolicyShape shape = {});
 // Any invalid policy: each validation rule broken alone or with others.
 rc::Gen<InvalidPolicy> invalid_policy();
 
-// An attempt for a policy with `max_attempts`: 1, 2, M - 1, M, M + 1, beyond,
-// INT64_MAX and uniform below M. Attempts below M stay at most `max_work`,
+// An attempt for a policy with `max_attempts`: 1, 16..18 (where the library
+// stops answering from its table of 16 remembered values), M - 1, M, M + 1,
+// beyond, INT64_MAX and uniform below M. Attempts below M stay at most `max_work`,
 // since answering them may cost attempt - 1 multiplications.
 rc::Gen<std::int64_t> attempt_for(std::int64_t max_attempts, std::int64_t max_work);
 // An attempt below max_attempts (which must be at least 2), at most max_work.

@@ -1,6 +1,7 @@
 #include "mutants.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cfloat>
 #include <cmath>
@@ -27,6 +28,8 @@ constexpr MutationInfo kMutations[] = {
     {M::backoff_off_by_one, "BackoffOffByOne", "next_delay(k) multiplies k times, not k - 1"},
     {M::fast_path_any_multiplier, "FastPathAnyMultiplier",
      "the early exit at the cap taken for multipliers below 1 too"},
+    {M::remembered_off_by_one, "RememberedOffByOne",
+     "next_delay(k) for k <= 16 reads the remembered running value of entry k + 1"},
     {M::fixed_point_by_value, "FixedPointByValue",
      "the fixed-point exit compares values (0.0 == -0.0), not bits"},
     {M::no_early_exit, "NoEarlyExit", "no early exit: attempt 10^9 costs 10^9 multiplications"},
@@ -97,6 +100,8 @@ constexpr MutationInfo kMutations[] = {
 };
 
 constexpr std::int64_t kMaxScheduleLength = std::int64_t{1} << 24;
+// The library remembers the running values before entries 1..16.
+constexpr std::int64_t kRemembered = 16;
 
 // The library's early exits are what make attempt 10^18 finite. A mutant
 // that loses them (or asks for attempt max_attempts) would spin for years, so
@@ -238,20 +243,36 @@ class Copy {
     const bool by_value = is(M::fixed_point_by_value);
     const bool cap_running = is(M::cap_on_running_value);
     const std::int64_t last_entry = attempt + (is(M::backoff_off_by_one) ? 1 : 0);
+    // The running values before entries 1..16, walked when the policy is
+    // made (one spare, for the mutant that reads one too far).
+    std::array<double, kRemembered + 1> remembered{};
     double running = o.initial_delay.count();
-    for (std::int64_t entry = 1; entry < last_entry; ++entry) {
-      if (entry > kPatience) {
-        throw std::runtime_error("the copy gave up on next_delay(" + std::to_string(attempt) +
-                                 ") after " + std::to_string(kPatience) + " multiplications");
+    for (double& slot : remembered) {
+      slot = running;
+      running = step(o, running, cap_running);
+    }
+    if (last_entry <= kRemembered) {
+      // An attempt below 1 reaches here only in the mutant that forgot to
+      // refuse it; it reads entry 1, as Ruby's loop would, not out of bounds.
+      const std::int64_t slot =
+          std::max<std::int64_t>(last_entry - 1, 0) + (is(M::remembered_off_by_one) ? 1 : 0);
+      running = remembered[static_cast<std::size_t>(slot)];
+    } else {
+      running = remembered[kRemembered - 1];
+      for (std::int64_t entry = kRemembered; entry < last_entry; ++entry) {
+        if (entry > kPatience) {
+          throw std::runtime_error("the copy gave up on next_delay(" + std::to_string(attempt) +
+                                   ") after " + std::to_string(kPatience) + " multiplications");
+        }
+        if (exits && cap_is_final && running > cap) break;
+        const double next = step(o, running, cap_running);
+        if (exits && (by_value ? next == running
+                               : std::bit_cast<std::uint64_t>(next) ==
+                                     std::bit_cast<std::uint64_t>(running))) {
+          break;
+        }
+        running = next;
       }
-      if (exits && cap_is_final && running > cap) break;
-      const double next = step(o, running, cap_running);
-      if (exits && (by_value ? next == running
-                             : std::bit_cast<std::uint64_t>(next) ==
-                                   std::bit_cast<std::uint64_t>(running))) {
-        break;
-      }
-      running = next;
     }
     if (is(M::next_delay_ignores_cap)) return running;
     return capped(o, running);

@@ -3,7 +3,8 @@
 //
 // `mutant(Mutation::none)` is a line-by-line copy of the library's
 // arithmetic and validation (src/acemq/amqp/retry_policy.cc, delay_range.hpp,
-// ruby_random.hpp), early exits included, and must pass every property.
+// ruby_random.hpp), its table of remembered running values and its early
+// exits included, and must pass every property.
 // Every other Mutation changes one plausible thing, the kind of slip a
 // refactor makes; mutants_test.cc checks that the properties listed for it
 // reject it. A property that no mutation can break would be a property that
@@ -25,6 +26,7 @@ enum class Mutation {
   closed_form_pow,
   backoff_off_by_one,
   fast_path_any_multiplier,
+  remembered_off_by_one,
   fixed_point_by_value,
   no_early_exit,
   overflow_saturates,

@@ -30,9 +30,9 @@ struct Catch {
 };
 
 // Which properties reject which mutant: for each mutant, the properties
-// whose claim it breaks. Every pair here was seen to fail within 250 cases,
-// most within 50, under every one of 3 to 8 seeds (matrix.cc), so 1000 cases
-// miss none of them in practice. README.md has the same table by property.
+// whose claim it breaks. Every pair here was seen to fail within 140 cases,
+// most within 30, under each of 5 seeds (matrix.cc), so a budget of 1000
+// cases misses none of them in practice. README.md has the table by property.
 const std::vector<Catch>& catches() {
   static const std::vector<Catch> table = {
       {Mutation::cap_on_running_value, {"ScheduleMatchesModel", "FastPathMatchesPlainLoop"}},
@@ -44,8 +44,8 @@ const std::vector<Catch>& catches() {
         "HugeAttemptAnswersAtOnce"}},
       {Mutation::backoff_off_by_one,
        {"NextDelayMatchesSchedule", "NextDelayMatchesModel", "FastPathMatchesPlainLoop"}},
-      {Mutation::fast_path_any_multiplier,
-       {"NextDelayMatchesSchedule", "FastPathMatchesPlainLoop", "HugeAttemptAnswersAtOnce"}},
+      {Mutation::fast_path_any_multiplier, {"FastPathMatchesPlainLoop"}},
+      {Mutation::remembered_off_by_one, {"NextDelayMatchesSchedule", "NextDelayMatchesModel"}},
       {Mutation::fixed_point_by_value, {"NextDelayMatchesSchedule", "FastPathMatchesPlainLoop"}},
       {Mutation::no_early_exit, {"HugeAttemptAnswersAtOnce"}},
       {Mutation::overflow_saturates,

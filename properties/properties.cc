@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -209,7 +210,7 @@ void schedule_length(const Core& core) {
 }
 
 void schedule_respects_cap(const Core& core) {
-  const Policy p = *valid_policy({.lengths = Lengths::any, .capped = true, .retries = true});
+  const Policy p = *valid_policy({.lengths = Lengths::any, .caps = Caps::positive, .retries = true});
   const double max_delay = cap(p);
   if (max_attempts(p) <= 2000) {
     const std::vector<double> schedule = core.schedule(*p);
@@ -417,36 +418,56 @@ void jittered_matches_model(const Core& core) {
 }
 
 void fast_path_matches_plain_loop(const Core& core) {
-  const Policy p = *valid_policy({.lengths = Lengths::unbounded});
-  // Where the plain loop's running value first passes the cap or maps to
-  // itself: the early exits start there, so the attempts around it are where
-  // an off-by-one in them shows.
+  // Half the cases walk slowly to a cap they cross past entry 16, where the
+  // early exits decide; the other half are any policy at all.
+  const Policy p = *rc::gen::mapcat(
+      rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, 2)), [](int slow) {
+        return slow == 0 ? valid_policy({.lengths = Lengths::unbounded})
+                         : valid_policy({.lengths = Lengths::unbounded,
+                                         .multipliers = Multipliers::near_one,
+                                         .caps = Caps::crossing});
+      });
+  // Where the plain loop's entries change regime: the running value crosses
+  // the cap (either way), or maps to itself. The early exits start there,
+  // and past the library's table of 16 values, so the attempts around those
+  // points are where an off-by-one in them shows.
+  std::int64_t crosses = kMaxWork;
   std::int64_t settles = kMaxWork;
   double running = p->initial_delay.count();
+  const auto above_cap = [&p](double x) { return cap(p) > 0.0 && x > cap(p); };
   for (std::int64_t k = 1; k < kMaxWork; ++k) {
     const double next = running * p->multiplier;
-    if ((cap(p) > 0.0 && running > cap(p)) || same_bits(next, running)) {
+    if (crosses == kMaxWork && above_cap(next) != above_cap(running)) crosses = k + 1;
+    if (same_bits(next, running)) {
       settles = k;
       break;
     }
     running = next;
   }
+  const auto near = [](std::int64_t k, std::int64_t offset) {
+    return rc::gen::just(std::clamp<std::int64_t>(k + offset, 1, kMaxWork));
+  };
   const std::int64_t attempt = *rc::gen::mapcat(
-      rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, 6)), [settles](int which) {
+      rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, 10)),
+      [&](int which) -> rc::Gen<std::int64_t> {
         switch (which) {
-          case 0: return rc::gen::just(std::max<std::int64_t>(1, settles - 1));
-          case 1: return rc::gen::just(settles);
-          case 2: return rc::gen::just(std::min(settles + 1, kMaxWork));
-          case 3: return rc::gen::just(std::min(settles + 2, kMaxWork));
-          case 4: return rc::gen::just(kMaxWork);
+          case 0: return near(crosses, -1);
+          case 1: return near(crosses, 0);
+          case 2: return near(crosses, 1);
+          case 3: return near(settles, -1);
+          case 4: return near(settles, 0);
+          case 5: return near(settles, 1);
+          case 6: return near(settles, 2);
+          case 7: return rc::gen::just(kMaxWork);
+          case 8: return rc::gen::resize(rc::kNominalSize, rc::gen::inRange<std::int64_t>(16, 19));
           default:
             return rc::gen::resize(rc::kNominalSize,
                                    rc::gen::inRange<std::int64_t>(1, kMaxWork + 1));
         }
       });
   require_same(core.next_delay_unjittered(*p, attempt, 0.0), model::next_delay(*p, attempt, 0.0),
-               "next_delay(", attempt, ", 0, Jitter::off) against the plain loop (settles at ",
-               settles, ")");
+               "next_delay(", attempt, ", 0, Jitter::off) against the plain loop (crosses the cap"
+               " at ", crosses, ", settles at ", settles, ")");
 }
 
 void huge_attempt_answers_at_once(const Core& core) {
