@@ -96,7 +96,12 @@ inline double jittered(const Options& o, double delay, double r) {
   check_delay(delay);
   if (!jitter_applies(o, delay)) return delay;
   if (!(r >= 0.0 && r < 1.0)) throw Rejected{"r"};
-  const double result = delay * (1 + (((r * 2) - 1) * o.jitter_factor));
+  // Stored through a volatile so it is rounded to binary64 before the add,
+  // whatever the build's -ffp-contract: (2r - 1) * f + 1 is the one place an
+  // FMA changes the answer, and a model fused like the library would agree
+  // with it.
+  const volatile double spread = ((r * 2) - 1) * o.jitter_factor;
+  const double result = delay * (1 + spread);
   return std::isnan(result) ? delay : result;
 }
 
