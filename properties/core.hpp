@@ -35,11 +35,9 @@ struct Core {
   // delays().size(), which any length answers without walking.
   std::function<std::int64_t(const Options&)> lazy_size;
   // next_delay(attempt, age, Jitter::off).
-  std::function<std::optional<double>(const Options&, std::int64_t, double)>
-      next_delay_unjittered;
+  std::function<std::optional<double>(const Options&, std::int64_t, double)> next_delay_unjittered;
   // next_delay(attempt, age, source).
-  std::function<std::optional<double>(const Options&, std::int64_t, double, Source&)>
-      next_delay;
+  std::function<std::optional<double>(const Options&, std::int64_t, double, Source&)> next_delay;
   // jittered(delay, source).
   std::function<double(const Options&, double, Source&)> jittered;
   // jittered_with_draw(delay, r).

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 namespace acemq::props {
 namespace {
@@ -44,8 +45,7 @@ rc::Gen<Labelled<T>> choose(std::vector<Alternative<T>> alternatives) {
   for (const auto& alternative : alternatives) total += alternative.weight;
   auto shared = std::make_shared<const std::vector<Alternative<T>>>(std::move(alternatives));
   return rc::gen::mapcat(
-      rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, total)),
-      [shared](int ticket) {
+      rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, total)), [shared](int ticket) {
         for (const auto& alternative : *shared) {
           if (ticket < alternative.weight) {
             return rc::gen::map(alternative.gen, [regime = alternative.regime](T value) {
@@ -60,11 +60,12 @@ rc::Gen<Labelled<T>> choose(std::vector<Alternative<T>> alternatives) {
 
 template <typename T>
 rc::Gen<T> unlabelled(rc::Gen<Labelled<T>> gen) {
-  return rc::gen::map(gen, [](const Labelled<T>& labelled) { return labelled.value; });
+  return rc::gen::map(std::move(gen), [](const Labelled<T>& labelled) { return labelled.value; });
 }
 
 rc::Gen<Real> as_real(rc::Gen<Labelled<double>> gen) {
-  return rc::gen::map(gen, [](const Labelled<double>& labelled) { return Real{labelled.value}; });
+  return rc::gen::map(std::move(gen),
+                      [](const Labelled<double>& labelled) { return Real{labelled.value}; });
 }
 
 rc::Gen<double> exactly(double value) { return rc::gen::just(value); }
@@ -82,13 +83,13 @@ rc::Gen<std::int64_t> just_integer(std::int64_t value) { return rc::gen::just(va
 rc::Gen<double> bits_between(double lo, double hi) {
   const auto first = std::bit_cast<std::uint64_t>(lo);
   const auto last = std::bit_cast<std::uint64_t>(hi);
-  return rc::gen::map(rc::gen::resize(rc::kNominalSize,
-                                      rc::gen::inRange<std::uint64_t>(first, last + 1)),
-                      [](std::uint64_t bits) { return std::bit_cast<double>(bits); });
+  return rc::gen::map(
+      rc::gen::resize(rc::kNominalSize, rc::gen::inRange<std::uint64_t>(first, last + 1)),
+      [](std::uint64_t bits) { return std::bit_cast<double>(bits); });
 }
 
 rc::Gen<double> negated(rc::Gen<double> gen) {
-  return rc::gen::map(gen, [](double x) { return -x; });
+  return rc::gen::map(std::move(gen), [](double x) { return -x; });
 }
 
 rc::Gen<double> whole(std::int64_t lo, std::int64_t hi) {
@@ -109,8 +110,9 @@ rc::Gen<Labelled<double>> initial_delays() {
   return choose<double>({
       {2, "zero", exactly(0.0)},
       {3, "whole seconds", whole(1, 100)},
-      {2, "milliseconds", rc::gen::map(integer_between(1, 1'000'000),
-                                       [](std::int64_t k) { return k / 1000.0; })},
+      {2, "milliseconds",
+       rc::gen::map(integer_between(1, 1'000'000),
+                    [](std::int64_t k) { return static_cast<double>(k) / 1000.0; })},
       {2, "ordinary", bits_between(1e-3, 1e3)},
       {1, "-0.0", exactly(-0.0)},
       {1, "2^-1074", exactly(kMin)},
@@ -239,17 +241,17 @@ rc::Gen<Labelled<double>> caps(double d, Caps which) {
     // A cap the running value crosses within a few hundred entries when the
     // multiplier is near 1, where the early exits and the cap interact. At
     // least 2^-1074: a fraction of a subnormal may round to 0, no cap at all.
-    alternatives.push_back({2, "a fraction of the delay",
-                            rc::gen::map(integer_between(1, 999), [d](std::int64_t k) {
-                              return std::max(d * (static_cast<double>(k) / 1000.0), kMin);
-                            })});
+    alternatives.push_back(
+        {2, "a fraction of the delay", rc::gen::map(integer_between(1, 999), [d](std::int64_t k) {
+           return std::max(d * (static_cast<double>(k) / 1000.0), kMin);
+         })});
     if (all) alternatives.push_back({2, "at", exactly(d)});
     if (d < kMax) {
       if (all) alternatives.push_back({1, "just above", exactly(up(d))});
-      alternatives.push_back({2, "k times above",
-                              rc::gen::map(integer_between(2, 1000), [d](std::int64_t k) {
-                                return std::min(d * static_cast<double>(k), kMax);
-                              })});
+      alternatives.push_back(
+          {2, "k times above", rc::gen::map(integer_between(2, 1000), [d](std::int64_t k) {
+             return std::min(d * static_cast<double>(k), kMax);
+           })});
       if (all) alternatives.push_back({1, "far above", bits_between(up(d), kMax)});
     }
   } else {
@@ -289,7 +291,12 @@ rc::Gen<Policy> valid_policy(PolicyShape shape) {
                      jitter_factors(shape.jitters), age_limits(),
                      max_attempts_regimes(shape.lengths, shape.retries)),
       [which = shape.caps](const auto& fields) {
-        const auto& [delay, multiplier, jitter, age, attempts] = fields;
+        // Copies, not structured bindings: clang 14 cannot capture those.
+        const Labelled<double> delay = std::get<0>(fields);
+        const Labelled<double> multiplier = std::get<1>(fields);
+        const Labelled<double> jitter = std::get<2>(fields);
+        const Labelled<double> age = std::get<3>(fields);
+        const Labelled<std::int64_t> attempts = std::get<4>(fields);
         return rc::gen::map(caps(delay.value, which), [=](const Labelled<double>& cap) {
           Policy policy;
           policy.options.max_attempts = attempts.value;
@@ -300,8 +307,7 @@ rc::Gen<Policy> valid_policy(PolicyShape shape) {
           policy.options.max_message_age = amqp::Seconds{age.value};
           policy.regime = std::string("max_attempts ") + attempts.regime + ", delay " +
                           delay.regime + ", multiplier " + multiplier.regime + ", cap " +
-                          cap.regime + ", jitter " + jitter.regime + ", age limit " +
-                          age.regime;
+                          cap.regime + ", jitter " + jitter.regime + ", age limit " + age.regime;
           return policy;
         });
       });
@@ -323,8 +329,8 @@ rc::Gen<InvalidPolicy> invalid_policy() {
         if (bad(3)) o.max_delay = amqp::Seconds{max_delay};
         if (bad(4)) o.jitter_factor = jitter;
         if (bad(5)) o.max_message_age = amqp::Seconds{age};
-        static constexpr std::string_view kNames[] = {"max_attempts", "initial_delay",
-                                                      "multiplier",   "max_delay",
+        static constexpr std::string_view kNames[] = {"max_attempts",  "initial_delay",
+                                                      "multiplier",    "max_delay",
                                                       "jitter_factor", "max_message_age"};
         return InvalidPolicy{o, kNames[first]};
       },
@@ -429,8 +435,9 @@ rc::Gen<Real> draw() {
       {1, "0.5", exactly(0.5)},
       {1, "2^-53", exactly(0x1p-53)},
       {1, "1 - 2^-53", exactly(down(1.0))},
-      {4, "k * 2^-53", rc::gen::map(integer_between(0, (std::int64_t{1} << 53) - 1),
-                                    [](std::int64_t k) { return static_cast<double>(k) * 0x1p-53; })},
+      {4, "k * 2^-53",
+       rc::gen::map(integer_between(0, (std::int64_t{1} << 53) - 1),
+                    [](std::int64_t k) { return static_cast<double>(k) * 0x1p-53; })},
       {2, "any double in (0, 1)", bits_between(kMin, down(1.0))},
       {1, "-0.0", exactly(-0.0)},
       {1, "just below 0.5", exactly(down(0.5))},
@@ -510,8 +517,9 @@ rc::Gen<Real> bad_duration() {
       {1, "+inf", exactly(kInf)},
       {2, "NaN", nan_values()},
       {1, "negative", negated(bits_between(kMin, kMax))},
-      {1, "negative tenths", rc::gen::map(integer_between(1, 1000),
-                                          [](std::int64_t k) { return k / -10.0; })},
+      {1, "negative tenths",
+       rc::gen::map(integer_between(1, 1000),
+                    [](std::int64_t k) { return static_cast<double>(k) / -10.0; })},
   }));
 }
 
@@ -529,7 +537,9 @@ rc::Gen<Real> bad_jitter_factor() {
   }));
 }
 
-rc::Gen<Real> nan() { return rc::gen::map(nan_values(), [](double x) { return Real{x}; }); }
+rc::Gen<Real> nan() {
+  return rc::gen::map(nan_values(), [](double x) { return Real{x}; });
+}
 
 rc::Gen<std::int64_t> schedulable_max_attempts() {
   return unlabelled(max_attempts_regimes(Lengths::schedulable, false));
@@ -540,8 +550,9 @@ rc::Gen<std::uint32_t> seed() {
       {1, "42", rc::gen::just(std::uint32_t{42})},
       {1, "0", rc::gen::just(std::uint32_t{0})},
       {1, "2^32 - 1", rc::gen::just(std::numeric_limits<std::uint32_t>::max())},
-      {3, "any", rc::gen::map(integer_between(0, std::numeric_limits<std::uint32_t>::max()),
-                              [](std::int64_t s) { return static_cast<std::uint32_t>(s); })},
+      {3, "any",
+       rc::gen::map(integer_between(0, std::numeric_limits<std::uint32_t>::max()),
+                    [](std::int64_t s) { return static_cast<std::uint32_t>(s); })},
   }));
 }
 

@@ -30,7 +30,8 @@ namespace acemq::props {
 // A double that prints exactly in a counterexample.
 struct Real {
   double value = 0.0;
-  constexpr operator double() const noexcept { return value; }  // NOLINT: a double
+  // Implicit: a Real is used wherever its double is.
+  constexpr operator double() const noexcept { return value; }
 };
 void showValue(Real x, std::ostream& os);
 
@@ -115,8 +116,7 @@ rc::Gen<InvalidPolicy> invalid_policy();
 // since answering them may cost attempt - 1 multiplications.
 rc::Gen<std::int64_t> attempt_for(std::int64_t max_attempts, std::int64_t max_work);
 // An attempt below max_attempts (which must be at least 2), at most max_work.
-rc::Gen<std::int64_t> retrying_attempt_for(std::int64_t max_attempts,
-                                           std::int64_t max_work);
+rc::Gen<std::int64_t> retrying_attempt_for(std::int64_t max_attempts, std::int64_t max_work);
 // An attempt of at least max_attempts: M, M + 1, beyond, INT64_MAX.
 rc::Gen<std::int64_t> final_attempt_for(std::int64_t max_attempts);
 // Attempts below 1: 0, -1, INT64_MIN, any negative.

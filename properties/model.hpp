@@ -32,9 +32,7 @@ struct Rejected {
 
 // Durations and the multiplier: finite and not below zero. -0.0 is not below
 // zero, and the reference keeps its sign, so it passes.
-inline bool finite_non_negative(double value) {
-  return std::isfinite(value) && !(value < 0.0);
-}
+inline bool finite_non_negative(double value) { return std::isfinite(value) && !(value < 0.0); }
 
 // The jitter factor lies in [0, 1]; NaN lies in no interval.
 inline bool jitter_factor_ok(double factor) { return factor >= 0.0 && factor <= 1.0; }
@@ -138,8 +136,7 @@ struct Jittered {
 
 // next_delay with jitter, `r` standing in for Kernel.rand: drawn only when
 // the policy has not given up and jitter applies to the delay.
-inline Jittered next_delay(const Options& o, std::int64_t attempt, double message_age,
-                           double r) {
+inline Jittered next_delay(const Options& o, std::int64_t attempt, double message_age, double r) {
   check_call(attempt, message_age);
   if (gives_up(o, attempt, message_age)) return {};
   const double delay = backoff(o, attempt);

@@ -84,8 +84,7 @@ constexpr MutationInfo kMutations[] = {
      "initial_delay and max_delay named the other way round"},
     {M::value_loses_digits, "ValueLosesDigits",
      "the value in the message printed with std::to_string (six decimals)"},
-    {M::copies_unvalidated, "CopiesUnvalidated",
-     "give_up_after and with_jitter skip validation"},
+    {M::copies_unvalidated, "CopiesUnvalidated", "give_up_after and with_jitter skip validation"},
     {M::fixed_keeps_default_multiplier, "FixedKeepsDefaultMultiplier",
      "fixed() leaves the multiplier at its default, 2"},
     {M::exponential_without_jitter, "ExponentialWithoutJitter",
@@ -110,8 +109,8 @@ constexpr std::int64_t kRemembered = 16;
 // 10^9 + 1000 of a correct core.
 constexpr std::int64_t kPatience = 1'500'000'000;
 
-[[noreturn]] void reject(std::string_view where, std::string_view name,
-                         const std::string& value, std::string_view rule) {
+[[noreturn]] void reject(std::string_view where, std::string_view name, const std::string& value,
+                         std::string_view rule) {
   std::string message;
   message.append(where).append(": ").append(name).append(" must be ");
   message.append(rule).append(", got ").append(value);
@@ -234,11 +233,10 @@ class Copy {
     const double cap = o.max_delay.count();
     const double multiplier = o.multiplier;
     if (is(M::closed_form_pow)) {
-      return capped(o, o.initial_delay.count() *
-                           std::pow(multiplier, static_cast<double>(attempt - 1)));
+      return capped(
+          o, o.initial_delay.count() * std::pow(multiplier, static_cast<double>(attempt - 1)));
     }
-    const bool cap_is_final =
-        cap > 0.0 && (is(M::fast_path_any_multiplier) || multiplier >= 1.0);
+    const bool cap_is_final = cap > 0.0 && (is(M::fast_path_any_multiplier) || multiplier >= 1.0);
     const bool exits = !is(M::no_early_exit);
     const bool by_value = is(M::fixed_point_by_value);
     const bool cap_running = is(M::cap_on_running_value);
@@ -382,8 +380,7 @@ class Copy {
   static double res53(std::mt19937& engine) {
     const std::uint32_t a = static_cast<std::uint32_t>(engine()) >> 5U;
     const std::uint32_t b = static_cast<std::uint32_t>(engine()) >> 6U;
-    return (static_cast<double>(a) * 67108864.0 + static_cast<double>(b)) /
-           9007199254740992.0;
+    return (static_cast<double>(a) * 67108864.0 + static_cast<double>(b)) / 9007199254740992.0;
   }
 
   Mutation m_;
@@ -433,9 +430,8 @@ Core mutant(Mutation mutation) {
   c.default_constructed = [] { return Options{}; };
   c.fixed = [copy](std::int64_t n, double delay) {
     const double multiplier = copy->is(M::fixed_keeps_default_multiplier) ? 2.0 : 1.0;
-    return copy->made(Options{.max_attempts = n,
-                              .initial_delay = amqp::Seconds{delay},
-                              .multiplier = multiplier});
+    return copy->made(Options{
+        .max_attempts = n, .initial_delay = amqp::Seconds{delay}, .multiplier = multiplier});
   };
   const auto exponential = [copy](std::int64_t n, double delay, double cap) {
     const double jitter = copy->is(M::exponential_without_jitter) ? 0.0 : 0.2;

@@ -113,8 +113,9 @@ class MutantRun : public testing::Test {
     // 10^9 multiplications per case: one slow case says enough.
     if (mutation_ == Mutation::no_early_exit) params.shrink = false;
     const props::MutationInfo& info = props::info(mutation_);
-    const std::string id = std::string(testing::UnitTest::GetInstance()->current_test_info()->test_suite_name()) +
-                           "/" + testing::UnitTest::GetInstance()->current_test_info()->name();
+    const std::string id =
+        std::string(testing::UnitTest::GetInstance()->current_test_info()->test_suite_name()) +
+        "/" + testing::UnitTest::GetInstance()->current_test_info()->name();
     const props::RunResult result =
         props::run(props::property_named(property_), props::mutant(mutation_), params, id);
     if (result.skipped) GTEST_SKIP() << "RC_PARAMS reproduces another test";

@@ -64,8 +64,8 @@ void require_same(double actual, double expected, const Parts&... what) {
 template <typename... Parts>
 void require_same(const std::optional<double>& actual, const std::optional<double>& expected,
                   const Parts&... what) {
-  const bool same = actual.has_value() == expected.has_value() &&
-                    (!actual || same_bits(*actual, *expected));
+  const bool same =
+      actual.has_value() == expected.has_value() && (!actual || same_bits(*actual, *expected));
   if (!same) RC_FAIL(cat(what..., ": got ", actual, ", want ", expected));
 }
 
@@ -130,9 +130,9 @@ bool shows_value(std::string_view message, const std::string& value) {
        at = message.find(value, at + 1)) {
     const std::size_t end = at + value.size();
     const bool starts = at == 0 || message[at - 1] == ' ';
-    const bool ends = end == message.size() || !(identifier_char(message[end]) ||
-                                                  message[end] == '.' || message[end] == '+' ||
-                                                  message[end] == '-');
+    const bool ends =
+        end == message.size() || !(identifier_char(message[end]) || message[end] == '.' ||
+                                   message[end] == '+' || message[end] == '-');
     if (starts && ends) return true;
   }
   return false;
@@ -146,10 +146,10 @@ void require_rejection(Call&& call, std::string_view field, const std::string& v
   try {
     call();
   } catch (const std::invalid_argument& e) {
-    require(names(e.what(), field), what, ": the message does not name ", field, ": \"",
-            e.what(), "\"");
-    require(shows_value(e.what(), value), what, ": the message does not show the value ",
-            value, ": \"", e.what(), "\"");
+    require(names(e.what(), field), what, ": the message does not name ", field, ": \"", e.what(),
+            "\"");
+    require(shows_value(e.what(), value), what, ": the message does not show the value ", value,
+            ": \"", e.what(), "\"");
     return;
   } catch (const std::exception& e) {
     RC_FAIL(cat(what, ": threw something other than std::invalid_argument: ", e.what()));
@@ -187,18 +187,20 @@ double thread_cpu_seconds() {
 void schedule_length(const Core& core) {
   const Policy p = *valid_policy();
   const std::int64_t want = max_attempts(p) - 1;
-  require(core.schedule(*p).size() == static_cast<std::size_t>(want),
-          "schedule() has ", core.schedule(*p).size(), " entries, want ", want);
-  require(core.lazy_size(*p) == want, "delays().size() is ", core.lazy_size(*p), ", want ",
+  const std::size_t entries = core.schedule(*p).size();
+  require(entries == static_cast<std::size_t>(want), "schedule() has ", entries, " entries, want ",
           want);
+  const std::int64_t size = core.lazy_size(*p);
+  require(size == want, "delays().size() is ", size, ", want ", want);
   // Past 2^24 entries delays() still counts, and schedule() refuses before
   // allocating: 2^24 doubles are 128 MiB.
-  for (const std::int64_t huge : {(std::int64_t{1} << 24) + 2, std::int64_t{1'000'000'000},
-                                  kInt64Max}) {
+  for (const std::int64_t huge :
+       {(std::int64_t{1} << 24) + 2, std::int64_t{1'000'000'000}, kInt64Max}) {
     Options longer = *p;
     longer.max_attempts = huge;
-    require(core.lazy_size(longer) == huge - 1, "delays().size() for max_attempts ", huge,
-            " is ", core.lazy_size(longer));
+    const std::int64_t longer_size = core.lazy_size(longer);
+    require(longer_size == huge - 1, "delays().size() for max_attempts ", huge, " is ",
+            longer_size);
     bool refused = false;
     try {
       (void)core.schedule(longer);
@@ -210,7 +212,8 @@ void schedule_length(const Core& core) {
 }
 
 void schedule_respects_cap(const Core& core) {
-  const Policy p = *valid_policy({.lengths = Lengths::any, .caps = Caps::positive, .retries = true});
+  const Policy p =
+      *valid_policy({.lengths = Lengths::any, .caps = Caps::positive, .retries = true});
   const double max_delay = cap(p);
   if (max_attempts(p) <= 2000) {
     const std::vector<double> schedule = core.schedule(*p);
@@ -251,11 +254,11 @@ void jitter_stays_in_band(const Core& core) {
     const std::optional<double> jittered = core.next_delay(*p, attempt, age, source);
     require(jittered.has_value(), "next_delay(", attempt, ", ", age, ") with r = ", each,
             " gave up");
-    require(*jittered <= upper && *jittered >= lower, "next_delay(", attempt, ") with r = ",
-            each, " is ", *jittered, ", outside [d(1 - f), d(1 + f)] = [", lower, ", ", upper,
+    require(*jittered <= upper && *jittered >= lower, "next_delay(", attempt, ") with r = ", each,
+            " is ", *jittered, ", outside [d(1 - f), d(1 + f)] = [", lower, ", ", upper,
             "] for d = ", d);
-    require(*jittered <= cap_upper, "next_delay(", attempt, ") with r = ", each, " is ",
-            *jittered, ", above max_delay * (1 + f) = ", cap_upper);
+    require(*jittered <= cap_upper, "next_delay(", attempt, ") with r = ", each, " is ", *jittered,
+            ", above max_delay * (1 + f) = ", cap_upper);
   }
 }
 
@@ -282,8 +285,7 @@ void jitter_is_two_sided(const Core& core) {
     const double shortest_j = core.jittered(*p, d, lowest);
     const double longest_j = core.jittered(*p, d, highest);
     require(shortest_j < d, "jittered(", d, ") with r = 0 is ", shortest_j, ", not below d");
-    require(longest_j > d, "jittered(", d, ") with r = 1 - 2^-53 is ", longest_j,
-            ", not above d");
+    require(longest_j > d, "jittered(", d, ") with r = 1 - 2^-53 is ", longest_j, ", not above d");
   }
 }
 
@@ -313,15 +315,15 @@ void gives_up_after_last_attempt(const Core& core) {
   const Real r = *draw();
   int draws = 0;
   Source source = counting(r, draws);
-  require(!core.next_delay_unjittered(*p, attempt, age).has_value(), "next_delay(", attempt,
-          ", ", age, ", Jitter::off) did not give up at max_attempts ", max_attempts(p));
-  require(!core.next_delay(*p, attempt, age, source).has_value(), "next_delay(", attempt, ", ",
-          age, ") with jitter did not give up at max_attempts ", max_attempts(p));
+  require(!core.next_delay_unjittered(*p, attempt, age).has_value(), "next_delay(", attempt, ", ",
+          age, ", Jitter::off) did not give up at max_attempts ", max_attempts(p));
+  require(!core.next_delay(*p, attempt, age, source).has_value(), "next_delay(", attempt, ", ", age,
+          ") with jitter did not give up at max_attempts ", max_attempts(p));
   if (max_attempts(p) >= 2) {
     const std::int64_t retry = *retrying_attempt_for(max_attempts(p), 1'000'000);
     const Real young = *young_age_for(age_limit(p));
-    require(core.next_delay_unjittered(*p, retry, young).has_value(), "next_delay(", retry,
-            ", ", young, ", Jitter::off) gave up before max_attempts ", max_attempts(p));
+    require(core.next_delay_unjittered(*p, retry, young).has_value(), "next_delay(", retry, ", ",
+            young, ", Jitter::off) gave up before max_attempts ", max_attempts(p));
     require(core.next_delay(*p, retry, young, source).has_value(), "next_delay(", retry, ", ",
             young, ") with jitter gave up before max_attempts ", max_attempts(p));
   }
@@ -365,8 +367,8 @@ void lazy_range_matches_schedule(const Core& core) {
   const Policy p = *valid_policy();
   const std::vector<double> schedule = core.schedule(*p);
   const std::vector<double> lazy = core.lazy_delays(*p);
-  require(lazy.size() == schedule.size(), "delays() has ", lazy.size(),
-          " entries, schedule() has ", schedule.size());
+  require(lazy.size() == schedule.size(), "delays() has ", lazy.size(), " entries, schedule() has ",
+          schedule.size());
   for (std::size_t i = 0; i < lazy.size(); ++i) {
     require_same(lazy[i], schedule[i], "delays()[", i, "] against schedule()[", i, "]");
   }
@@ -395,8 +397,8 @@ void next_delay_matches_model(const Core& core) {
     int draws = 0;
     Source source = counting(each, draws);
     require_same(core.next_delay(*p, attempt, age, source),
-                 model::next_delay(*p, attempt, age, each).delay, "next_delay(", attempt, ", ",
-                 age, ") with r = ", each, " against the model");
+                 model::next_delay(*p, attempt, age, each).delay, "next_delay(", attempt, ", ", age,
+                 ") with r = ", each, " against the model");
   }
 }
 
@@ -412,16 +414,16 @@ void jittered_matches_model(const Core& core) {
     Source source = counting(each, draws);
     require_same(core.jittered(*p, d, source), want, "jittered(", d, ") with r = ", each,
                  " against the model");
-    require_same(core.jittered_with_draw(*p, d, each), want, "jittered_with_draw(", d, ", ",
-                 each, ") against the model");
+    require_same(core.jittered_with_draw(*p, d, each), want, "jittered_with_draw(", d, ", ", each,
+                 ") against the model");
   }
 }
 
 void fast_path_matches_plain_loop(const Core& core) {
   // Half the cases walk slowly to a cap they cross past entry 16, where the
   // early exits decide; the other half are any policy at all.
-  const Policy p = *rc::gen::mapcat(
-      rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, 2)), [](int slow) {
+  const Policy p =
+      *rc::gen::mapcat(rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, 2)), [](int slow) {
         return slow == 0 ? valid_policy({.lengths = Lengths::unbounded})
                          : valid_policy({.lengths = Lengths::unbounded,
                                          .multipliers = Multipliers::near_one,
@@ -449,25 +451,38 @@ void fast_path_matches_plain_loop(const Core& core) {
   };
   const std::int64_t attempt = *rc::gen::mapcat(
       rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, 10)),
-      [&](int which) -> rc::Gen<std::int64_t> {
+      // By value: RapidCheck keeps this generator to shrink the attempt after
+      // this frame is gone.
+      [crosses, settles, near](int which) -> rc::Gen<std::int64_t> {
         switch (which) {
-          case 0: return near(crosses, -1);
-          case 1: return near(crosses, 0);
-          case 2: return near(crosses, 1);
-          case 3: return near(settles, -1);
-          case 4: return near(settles, 0);
-          case 5: return near(settles, 1);
-          case 6: return near(settles, 2);
-          case 7: return rc::gen::just(kMaxWork);
-          case 8: return rc::gen::resize(rc::kNominalSize, rc::gen::inRange<std::int64_t>(16, 19));
+          case 0:
+            return near(crosses, -1);
+          case 1:
+            return near(crosses, 0);
+          case 2:
+            return near(crosses, 1);
+          case 3:
+            return near(settles, -1);
+          case 4:
+            return near(settles, 0);
+          case 5:
+            return near(settles, 1);
+          case 6:
+            return near(settles, 2);
+          case 7:
+            return rc::gen::just(kMaxWork);
+          case 8:
+            return rc::gen::resize(rc::kNominalSize, rc::gen::inRange<std::int64_t>(16, 19));
           default:
             return rc::gen::resize(rc::kNominalSize,
                                    rc::gen::inRange<std::int64_t>(1, kMaxWork + 1));
         }
       });
   require_same(core.next_delay_unjittered(*p, attempt, 0.0), model::next_delay(*p, attempt, 0.0),
-               "next_delay(", attempt, ", 0, Jitter::off) against the plain loop (crosses the cap"
-               " at ", crosses, ", settles at ", settles, ")");
+               "next_delay(", attempt,
+               ", 0, Jitter::off) against the plain loop (crosses the cap"
+               " at ",
+               crosses, ", settles at ", settles, ")");
 }
 
 void huge_attempt_answers_at_once(const Core& core) {
@@ -477,11 +492,10 @@ void huge_attempt_answers_at_once(const Core& core) {
   // Thread CPU time, not wall time: 10^9 multiplications cost ~0.7 s here,
   // the early exit microseconds, so 0.1 s is 10^4 times either side.
   constexpr double kAtOnce = 0.1;
-  const Policy p = *valid_policy({.lengths = Lengths::unbounded,
-                                  .multipliers = Multipliers::settling});
-  const std::int64_t attempt =
-      *rc::gen::resize(rc::kNominalSize, rc::gen::inRange<std::int64_t>(1'000'000'000,
-                                                                        1'000'001'000));
+  const Policy p =
+      *valid_policy({.lengths = Lengths::unbounded, .multipliers = Multipliers::settling});
+  const std::int64_t attempt = *rc::gen::resize(
+      rc::kNominalSize, rc::gen::inRange<std::int64_t>(1'000'000'000, 1'000'001'000));
   const std::optional<double> settled = model::next_delay(*p, kSettled, 0.0);
   const std::optional<double> later = model::next_delay(*p, kSettled + 1, 0.0);
   require_same(later, settled, "the model has not settled by attempt ", kSettled,
@@ -524,8 +538,8 @@ void fixed_is_constant(const Core& core) {
     int draws = 0;
     Source source = counting(0.0, draws);
     const std::int64_t k = *retrying_attempt_for(n, 1'000'000);
-    require_same(core.next_delay(o, k, 0.0, source), std::optional<double>(d), "fixed(", n, ", ",
-                 d, ").next_delay(", k, ") with jitter on");
+    require_same(core.next_delay(o, k, 0.0, source), std::optional<double>(d), "fixed(", n, ", ", d,
+                 ").next_delay(", k, ") with jitter on");
     require(draws == 0, "fixed(", n, ", ", d, ").next_delay(", k, ") took ", draws, " draws");
   }
 }
@@ -548,13 +562,11 @@ void factories_match_doc_page(const Core& core) {
   // new(max_attempts: 1); fixed sets multiplier 1.0; exponential sets 2.0 and
   // jitter 0.2.
   require_same_options(core.none(), options(1, 0.0, 2.0, 0.0, 0.0), "none()");
-  require_same_options(core.default_constructed(), options(1, 0.0, 2.0, 0.0, 0.0),
-                       "RetryPolicy()");
+  require_same_options(core.default_constructed(), options(1, 0.0, 2.0, 0.0, 0.0), "RetryPolicy()");
   require_same_options(core.fixed(n, d), options(n, d, 1.0, 0.0, 0.0), "fixed(n, d)");
-  require_same_options(core.exponential(n, d), options(n, d, 2.0, 0.0, 0.2),
-                       "exponential(n, d)");
-  require_same_options(core.exponential_capped(n, d, max_delay),
-                       options(n, d, 2.0, max_delay, 0.2), "exponential(n, d, max_delay)");
+  require_same_options(core.exponential(n, d), options(n, d, 2.0, 0.0, 0.2), "exponential(n, d)");
+  require_same_options(core.exponential_capped(n, d, max_delay), options(n, d, 2.0, max_delay, 0.2),
+                       "exponential(n, d, max_delay)");
 }
 
 void copies_change_one_field(const Core& core) {
@@ -590,8 +602,7 @@ void no_draw_without_jitter(const Core& core) {
                still->jitter_factor);
   require(draws == 0, "jittered(", d, ") with factor 0 took ", draws, " draws");
   (void)core.next_delay(*still, attempt, age, source);
-  require(draws == 0, "next_delay(", attempt, ", ", age, ") with factor 0 took ", draws,
-          " draws");
+  require(draws == 0, "next_delay(", attempt, ", ", age, ") with factor 0 took ", draws, " draws");
 
   // A delay at or below zero: the identity, no draw, for any factor.
   const Policy p = *valid_policy({.lengths = Lengths::any, .jitters = Jitters::positive});
@@ -637,8 +648,8 @@ void one_draw_per_jitter(const Core& core) {
     const int want = plain && *plain > 0.0 ? 1 : 0;
     draws = 0;
     (void)core.next_delay(*p, attempt, age, source);
-    require(draws == want, "next_delay(", attempt, ", ", age, ") took ", draws,
-            " draws, want ", want, " (the delay without jitter is ", plain, ")");
+    require(draws == want, "next_delay(", attempt, ", ", age, ") took ", draws, " draws, want ",
+            want, " (the delay without jitter is ", plain, ")");
   }
 }
 
@@ -662,11 +673,13 @@ void ruby_random_replays(const Core& core) {
       rc::gen::pair(attempt_for(max_attempts(p), 10'000), age_for(age_limit(p))));
   Source once = core.ruby_random(s);
   std::vector<std::optional<double>> answers;
-  for (const auto& [attempt, age] : calls) answers.push_back(core.next_delay(*p, attempt, age, once));
+  answers.reserve(calls.size());
+  for (const auto& [attempt, age] : calls)
+    answers.push_back(core.next_delay(*p, attempt, age, once));
   Source again = core.ruby_random(s);
   for (std::size_t i = 0; i < calls.size(); ++i) {
-    require_same(core.next_delay(*p, calls[i].first, calls[i].second, again), answers[i],
-                 "call ", i, " replayed with RubyRandom(", static_cast<std::int64_t>(s), ")");
+    require_same(core.next_delay(*p, calls[i].first, calls[i].second, again), answers[i], "call ",
+                 i, " replayed with RubyRandom(", static_cast<std::int64_t>(s), ")");
   }
 }
 
@@ -676,8 +689,8 @@ void ruby_random_matches_genrand_res53(const Core& core) {
   Source source = core.ruby_random(s);
   model::RubyRand reference(s);
   for (int i = 0; i < n; ++i) {
-    require_same(source(), reference(), "draw ", i, " of RubyRandom(",
-                 static_cast<std::int64_t>(s), ") against genrand_res53");
+    require_same(source(), reference(), "draw ", i, " of RubyRandom(", static_cast<std::int64_t>(s),
+                 ") against genrand_res53");
   }
 }
 
@@ -691,14 +704,14 @@ void bad_policy_rejected_naming_field(const Core& core) {
 
   const Policy p = *valid_policy({.lengths = Lengths::any});
   const Real age = *bad_duration();
-  require_rejection([&] { (void)core.give_up_after(*p, age); }, "max_message_age",
-                    value_text(age), cat("give_up_after(", age, ")"));
+  require_rejection([&] { (void)core.give_up_after(*p, age); }, "max_message_age", value_text(age),
+                    cat("give_up_after(", age, ")"));
   const Real factor = *bad_jitter_factor();
   require_rejection([&] { (void)core.with_jitter(*p, factor); }, "jitter_factor",
                     value_text(factor), cat("with_jitter(", factor, ")"));
   const std::int64_t attempts = *bad_attempt();
-  require_rejection([&] { (void)core.fixed(attempts, 1.0); }, "max_attempts",
-                    value_text(attempts), cat("fixed(", attempts, ", 1)"));
+  require_rejection([&] { (void)core.fixed(attempts, 1.0); }, "max_attempts", value_text(attempts),
+                    cat("fixed(", attempts, ", 1)"));
   const Real delay = *bad_duration();
   require_rejection([&] { (void)core.exponential(3, delay); }, "initial_delay", value_text(delay),
                     cat("exponential(3, ", delay, ")"));
@@ -767,8 +780,7 @@ void valid_policies_accepted(const Core& core) {
   (void)core.give_up_after(*p, age);
   (void)core.with_jitter(*p, factor);
   (void)core.fixed(p->max_attempts, p->initial_delay.count());
-  (void)core.exponential_capped(p->max_attempts, p->initial_delay.count(),
-                                p->max_delay.count());
+  (void)core.exponential_capped(p->max_attempts, p->initial_delay.count(), p->max_delay.count());
 }
 
 namespace {

@@ -57,8 +57,8 @@ RunResult run(const Property& property, const Core& core, const RunParams& param
   metadata.description = id;
   Silent silent;
   const rc::detail::TestResult result = rc::detail::checkProperty(
-      rc::detail::toProperty([&property, &core] { property.check(core); }), metadata,
-      test_params, silent, reproduce);
+      rc::detail::toProperty([&property, &core] { property.check(core); }), metadata, test_params,
+      silent, reproduce);
 
   RunResult out;
   std::ostringstream report;

@@ -24,12 +24,12 @@ std::string describe(double value) {
   // can trust at a glance. Longer mantissas are where two values that look
   // alike differ, and a sign bit is what tells -0 from 0 in a diff, so the
   // bits settle it.
-  const bool telling = (value == 0.0 && std::signbit(value)) || std::isnan(value) || std::isinf(value) ||
-                       std::fpclassify(value) == FP_SUBNORMAL || text.size() > 8;
+  const bool telling = (value == 0.0 && std::signbit(value)) || std::isnan(value) ||
+                       std::isinf(value) || std::fpclassify(value) == FP_SUBNORMAL ||
+                       text.size() > 8;
   if (telling) {
     char hex[24];
-    std::snprintf(hex, sizeof hex, "%016llx",
-                  static_cast<unsigned long long>(bits_of(value)));
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(bits_of(value)));
     text.append(" [0x").append(hex).append("]");
   }
   return text;
