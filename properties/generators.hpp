@@ -100,11 +100,10 @@ struct PolicyShape {
 };
 
 // Valid policies by regime: delays of 0, -0.0, 2^-1074, subnormal, tiny,
-// ordinary and near 1e300; multipliers per `shape`; the cap none, below, at,
-// just above or far above the initial delay; jitter factors 0, 1, 0.2, 0.5,
-// 2^-1074, 1 - 2^-53 and (0, 1); age limits none, whole seconds, ordinary,
-// 2^-1074 and DBL_MAX; max_attempts 1, 2..10, ~10^3 and, for Lengths::any,
-// ~10^6, 10^9 and INT64_MAX.
+// ordinary and near 1e300; multipliers, caps and jitter factors per `shape`;
+// age limits none, whole seconds, ordinary, 2^-1074 and DBL_MAX;
+// max_attempts 1, 2..10, ~10^3, up to 2000 and, for Lengths::any, ~10^6,
+// 10^9 and INT64_MAX.
 rc::Gen<Policy> valid_policy(PolicyShape shape = {});
 
 // Any invalid policy: each validation rule broken alone or with others.
