@@ -27,7 +27,7 @@ enum class Mutation {
   backoff_off_by_one,
   fast_path_any_multiplier,
   remembered_off_by_one,
-  fixed_point_by_value,
+  zero_sign_not_settled,
   no_early_exit,
   overflow_saturates,
   overflow_to_zero,

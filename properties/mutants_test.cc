@@ -46,7 +46,7 @@ const std::vector<Catch>& catches() {
        {"NextDelayMatchesSchedule", "NextDelayMatchesModel", "FastPathMatchesPlainLoop"}},
       {Mutation::fast_path_any_multiplier, {"FastPathMatchesPlainLoop"}},
       {Mutation::remembered_off_by_one, {"NextDelayMatchesSchedule", "NextDelayMatchesModel"}},
-      {Mutation::fixed_point_by_value, {"NextDelayMatchesSchedule"}},
+      {Mutation::zero_sign_not_settled, {"NextDelayMatchesSchedule"}},
       {Mutation::no_early_exit, {"HugeAttemptAnswersAtOnce"}},
       {Mutation::overflow_saturates,
        {"ScheduleMatchesModel", "FastPathMatchesPlainLoop", "HugeAttemptAnswersAtOnce"}},

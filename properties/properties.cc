@@ -1,7 +1,5 @@
 #include "properties.hpp"
 
-#include <time.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -171,14 +169,6 @@ double field_value(const Options& o, std::string_view field) {
 std::int64_t max_attempts(const Policy& p) { return p->max_attempts; }
 double cap(const Policy& p) { return p->max_delay.count(); }
 double age_limit(const Policy& p) { return p->max_message_age.count(); }
-
-// The CPU time this thread has used, in seconds: a preempted thread does not
-// accrue it, so a busy machine cannot make a fast call look slow.
-double thread_cpu_seconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
-}
 
 }  // namespace
 
@@ -489,23 +479,20 @@ void huge_attempt_answers_at_once(const Core& core) {
   // 2 * 10^4 steps settle every Multipliers::settling policy from any start
   // (1.5^3600 spans 2^-1074 to DBL_MAX; 0.9^13800 the way back).
   constexpr std::int64_t kSettled = 20'000;
-  // Thread CPU time, not wall time: 10^9 multiplications cost ~0.7 s here,
-  // the early exit microseconds, so 0.1 s is 10^4 times either side.
-  constexpr double kAtOnce = 0.1;
+  // Not timed: speed is asserted in bench/, never in a test. Attempt ~10^12
+  // makes a lost early exit a hang instead, 10^12 multiplications or about
+  // 12 minutes a call, which ctest's timeout turns into a failure; the
+  // mutant copy counts its steps and throws long before.
   const Policy p =
       *valid_policy({.lengths = Lengths::unbounded, .multipliers = Multipliers::settling});
   const std::int64_t attempt = *rc::gen::resize(
-      rc::kNominalSize, rc::gen::inRange<std::int64_t>(1'000'000'000, 1'000'001'000));
+      rc::kNominalSize, rc::gen::inRange<std::int64_t>(1'000'000'000'000, 1'000'000'001'000));
   const std::optional<double> settled = model::next_delay(*p, kSettled, 0.0);
   const std::optional<double> later = model::next_delay(*p, kSettled + 1, 0.0);
   require_same(later, settled, "the model has not settled by attempt ", kSettled,
                ": a generator bug, not a core one");
-  const double start = thread_cpu_seconds();
   const std::optional<double> got = core.next_delay_unjittered(*p, attempt, 0.0);
-  const double spent = thread_cpu_seconds() - start;
   require_same(got, settled, "next_delay(", attempt, ", 0, Jitter::off) against the settled value");
-  require(spent < kAtOnce, "next_delay(", attempt, ") took ", spent,
-          " s of CPU; a settled policy should answer at once");
 }
 
 void non_decreasing_when_multiplier_at_least_one(const Core& core) {

@@ -386,6 +386,20 @@ TEST(FastPath, EarlyExitsKeepThePlainLoopsBits) {
   }
 }
 
+TEST(FastPath, NegativeZeroMultiplierSettlesByParity) {
+  // Without the parity rule the zero would be walked 10^12 times (about 12
+  // minutes a call), which the ctest timeout turns into a failure.
+  const RetryPolicy policy({.max_attempts = 2'000'000'000'000, .initial_delay = 7s,
+                            .multiplier = -0.0, .max_delay = 30s});
+  // Attempt k multiplies k - 1 times: an odd count of -0.0 factors is -0.0.
+  EXPECT_EQ(bits(*policy.next_delay(1'000'000'000'000, 0s, Jitter::off)), bits(-0.0));
+  EXPECT_EQ(bits(*policy.next_delay(1'000'000'000'001, 0s, Jitter::off)), bits(0.0));
+  // A positive multiplier keeps the sign of a zero.
+  const RetryPolicy negative_zero({.max_attempts = 2'000'000'000'000,
+                                   .initial_delay = Seconds{-0.0}, .multiplier = 3.0});
+  EXPECT_EQ(bits(*negative_zero.next_delay(1'000'000'000'001, 0s, Jitter::off)), bits(-0.0));
+}
+
 TEST(FastPath, CappedPolicyAnswersAttemptOneBillionAtOnce) {
   // A timed test would be flaky; this one would take seconds of looping
   // without the early exit and is bounded by ctest's timeout otherwise.

@@ -139,10 +139,16 @@ std::optional<double> RetryPolicy::unjittered(std::int64_t attempt,
   double running = running_[kRemembered - 1];
   for (std::int64_t entry = kRemembered; entry < attempt; ++entry) {
     if (cap_is_final && running > cap) break;
+    if (running == 0.0) {
+      // A zero stays zero; only its sign can change, and only when the
+      // multiplier is -0.0, once per remaining step. Settle it by parity so
+      // that attempt 10^9 costs no more than for any other zero.
+      if (std::signbit(multiplier) && (attempt - entry) % 2 == 1) running = -running;
+      break;
+    }
     const double next = running * multiplier;
-    // A value that maps to itself (0, +inf, or d * m == d after rounding)
-    // stays put. Compared as bits: with multiplier -0.0 a zero flips sign
-    // every step, and 0.0 == -0.0 would stop one step too soon.
+    // A value that maps to itself (+inf, or d * m == d after rounding)
+    // stays put. Compared as bits, as the contract's fixed point is.
     if (std::bit_cast<std::uint64_t>(next) == std::bit_cast<std::uint64_t>(running)) {
       break;
     }
