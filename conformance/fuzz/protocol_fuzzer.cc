@@ -40,8 +40,7 @@ using nlohmann::json;
 namespace conf = acemq::conformance;
 
 // Prints what broke and traps, so libFuzzer records the input as a crash.
-[[noreturn]] void broken(const char* promise, std::string_view request,
-                         std::string_view answer) {
+[[noreturn]] void broken(const char* promise, std::string_view request, std::string_view answer) {
   std::fprintf(stderr, "\nprotocol_fuzzer: broken promise: %s\n  request: %.*s\n  answer:  %.*s\n",
                promise, static_cast<int>(request.size() > 2000 ? 2000 : request.size()),
                request.data(), static_cast<int>(answer.size() > 2000 ? 2000 : answer.size()),
@@ -236,6 +235,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string first = conf::answer_line(line);
   check_answer(line, first);
   if (conf::answer_line(kProbe) != probe_answer) broken("no state: the probe changed", line, first);
-  if (conf::answer_line(line) != first) broken("no state: the same line, the same bytes", line, first);
+  if (conf::answer_line(line) != first)
+    broken("no state: the same line, the same bytes", line, first);
   return 0;
 }
