@@ -342,7 +342,9 @@ RetryPolicy policy_from_json(const json& policy) {
 }
 
 bool settles_within_step_limit(const RetryPolicy& policy, std::int64_t attempt) {
-  if (attempt - 1 <= kMaxSteps) return true;
+  // Written without attempt - 1, which overflows for attempt INT64_MIN (the
+  // fuzzer found it); such an attempt is refused by the core anyway.
+  if (attempt <= kMaxSteps + 1) return true;
   // The same exits as the core's loop, in the same order.
   const double cap = policy.max_delay().count();
   const double multiplier = policy.multiplier();

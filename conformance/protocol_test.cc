@@ -102,6 +102,10 @@ TEST(ProtocolErrors, NameTheField) {
       {R"({"op":"reschedule","policy":{}})", "op:"},
       {R"({"op":"next_delay","policy":{},"jitter":false})", "attempt: missing"},
       {R"({"op":"next_delay","policy":{},"attempt":0,"jitter":false})", "attempt"},
+      // The fuzzer's find: the cost limit computed attempt - 1, which
+      // overflows here (clang's UBSan sees it; g++ folds the comparison).
+      {R"({"op":"next_delay","policy":{"max_attempts":5},"attempt":-9223372036854775808,"jitter":false})",
+       "attempt"},
       {R"({"op":"next_delay","policy":{},"attempt":1.5,"jitter":false})", "attempt"},
       {R"({"op":"next_delay","policy":{},"attempt":1,"message_age":"NaN","jitter":false})",
        "message_age"},

@@ -251,7 +251,7 @@ class Copy {
       // An attempt below 1 reaches here only in the mutant that forgot to
       // refuse it; it reads entry 1, as Ruby's loop would, not out of bounds.
       const std::int64_t slot =
-          std::max<std::int64_t>(last_entry - 1, 0) + (is(M::remembered_off_by_one) ? 1 : 0);
+          std::max<std::int64_t>(last_entry, 1) - 1 + (is(M::remembered_off_by_one) ? 1 : 0);
       running = remembered[static_cast<std::size_t>(slot)];
     } else {
       running = remembered[kRemembered - 1];

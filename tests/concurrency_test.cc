@@ -1,5 +1,5 @@
 // Many threads jittering at once with the default source: run under
-// ThreadSanitizer by the tsan preset (label `concurrency`), and as a plain
+// ThreadSanitizer by the tsan preset (tests named Concurrency.*), and as a plain
 // unit test everywhere else. The default source is one engine per thread,
 // so there is nothing to race on and no two threads share a sequence.
 #include <algorithm>
