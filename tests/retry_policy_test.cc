@@ -111,6 +111,10 @@ TEST(Schedule, RefusesMoreThanTheDocumentedLimit) {
   const RetryPolicy at_limit({.max_attempts = RetryPolicy::kMaxScheduleLength + 1,
                               .initial_delay = 1s, .max_delay = 2s});
   EXPECT_EQ(at_limit.delays().size(), RetryPolicy::kMaxScheduleLength);
+  // Exactly the limit is allowed (128 MiB); the limit itself is the
+  // documented 2^24, pinned so that changing it fails here.
+  static_assert(RetryPolicy::kMaxScheduleLength == 16'777'216);
+  EXPECT_EQ(at_limit.schedule().size(), 16'777'216U);
   const RetryPolicy over({.max_attempts = RetryPolicy::kMaxScheduleLength + 2});
   EXPECT_THROW((void)over.schedule(), std::length_error);
   EXPECT_EQ(over.delays().size(), RetryPolicy::kMaxScheduleLength + 1);
@@ -129,6 +133,22 @@ TEST(Delays, LazyRangeMatchesScheduleBitForBit) {
   EXPECT_EQ(i, schedule.size());
   static_assert(std::ranges::forward_range<DelayRange>);
   static_assert(std::ranges::view<DelayRange>);
+  static_assert(std::ranges::borrowed_range<DelayRange>);
+  // Iterators of one range compare by position.
+  const DelayRange range = policy.delays();
+  auto a = range.begin();
+  auto b = range.begin();
+  EXPECT_TRUE(a == b);
+  ++b;
+  EXPECT_FALSE(a == b);
+}
+
+TEST(Delays, EmptinessAndTheDefaultRange) {
+  EXPECT_TRUE(RetryPolicy::none().delays().empty());
+  EXPECT_FALSE(RetryPolicy::fixed(2, 1s).delays().empty());
+  EXPECT_EQ(DelayRange{}.size(), 0);
+  EXPECT_TRUE(DelayRange{}.empty());
+  EXPECT_TRUE(DelayRange{}.begin() == DelayRange{}.end());
 }
 
 // ---- Factories and copies ----
@@ -185,6 +205,23 @@ TEST(Copies, GiveUpAfterAndWithJitterChangeOneFieldOnly) {
   expect_calm.jitter_factor = 0.05;
   EXPECT_EQ(calm, RetryPolicy(expect_calm));
   EXPECT_EQ(original, RetryPolicy::exponential(7, 0.25s, 10s));
+}
+
+TEST(Copies, DifferingInOneFieldIsUnequal) {
+  const RetryPolicy::Options base{.max_attempts = 3, .initial_delay = 1s, .multiplier = 2.0,
+                                  .max_delay = 10s, .jitter_factor = 0.1,
+                                  .max_message_age = 60s};
+  EXPECT_EQ(RetryPolicy(base), RetryPolicy(base));
+  std::vector<RetryPolicy::Options> changed(6, base);
+  changed[0].max_attempts = 4;
+  changed[1].initial_delay = 2s;
+  changed[2].multiplier = 3.0;
+  changed[3].max_delay = 20s;
+  changed[4].jitter_factor = 0.2;
+  changed[5].max_message_age = 120s;
+  for (std::size_t i = 0; i < changed.size(); ++i) {
+    EXPECT_FALSE(RetryPolicy(changed[i]) == RetryPolicy(base)) << "field " << i;
+  }
 }
 
 TEST(Durations, ChronoConversionsHappenBeforeTheContract) {
@@ -288,6 +325,13 @@ TEST(NextDelay, GivesUpAtTheAgeLimitInclusive) {
   EXPECT_EQ(policy.next_delay(1, Seconds{kInf}, Jitter::off), std::nullopt);
   // With no limit, even an infinite age is retried.
   EXPECT_TRUE(RetryPolicy::fixed(5, 1s).next_delay(1, Seconds{kInf}, Jitter::off).has_value());
+}
+
+TEST(NextDelay, DefaultAgeIsZero) {
+  // No jitter factor, so no draw: the default age alone decides.
+  const RetryPolicy policy({.max_attempts = 3, .initial_delay = 1s, .max_message_age = 0.5s});
+  ASSERT_TRUE(policy.next_delay(1).has_value());
+  EXPECT_EQ(bits(*policy.next_delay(1)), bits(1.0));
 }
 
 TEST(NextDelay, UnjitteredIsTheScheduleEntry) {
@@ -400,6 +444,14 @@ TEST(FastPath, NegativeZeroMultiplierSettlesByParity) {
   EXPECT_EQ(bits(*negative_zero.next_delay(1'000'000'000'001, 0s, Jitter::off)), bits(-0.0));
 }
 
+TEST(FastPath, CappedSlowMultiplierAnswersAtOnce) {
+  // Above the cap from the start with multiplier 1 + 1e-9: the early exit
+  // stops at once; without it, 10^12 steps run into the ctest timeout.
+  const RetryPolicy policy({.max_attempts = 2'000'000'000'000, .initial_delay = 60s,
+                            .multiplier = 1 + 1e-9, .max_delay = 30s});
+  EXPECT_EQ(bits(*policy.next_delay(1'000'000'000'000, 0s, Jitter::off)), bits(30.0));
+}
+
 TEST(FastPath, CappedPolicyAnswersAttemptOneBillionAtOnce) {
   // A timed test would be flaky; this one would take seconds of looping
   // without the early exit and is bounded by ctest's timeout otherwise.
@@ -497,6 +549,17 @@ TEST(DefaultSource, DrawsAreInTheUnitIntervalAndReseedable) {
   }
   DefaultSource::seed_this_thread(99);
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(bits(source()), bits(first[static_cast<std::size_t>(i)]));
+}
+
+TEST(DefaultSource, NextDelayDrawsFromTheThreadsEngine) {
+  DefaultSource::seed_this_thread(7);
+  const double r = DefaultSource{}();
+  const RetryPolicy policy = RetryPolicy::exponential(3, 1s);
+  DefaultSource::seed_this_thread(7);
+  EXPECT_EQ(bits(*policy.next_delay(1)), bits(policy.jittered_with_draw(1s, r)));
+  DefaultSource::seed_this_thread(7);
+  EXPECT_EQ(bits(policy.jittered(1s)), bits(policy.jittered_with_draw(1s, r)));
+  EXPECT_NE(bits(policy.jittered_with_draw(1s, r)), bits(1.0));
 }
 
 TEST(DefaultSource, JitteredStaysWithinTheFactor) {
