@@ -30,8 +30,7 @@ class DelayRange : public std::ranges::view_base {
     iterator() = default;
 
     Seconds operator*() const noexcept {
-      return Seconds{max_delay_ > 0.0 && running_ > max_delay_ ? max_delay_
-                                                                : running_};
+      return Seconds{max_delay_ > 0.0 && running_ > max_delay_ ? max_delay_ : running_};
     }
     iterator& operator++() noexcept {
       // One multiplication, nothing to fuse: the bits do not depend on the
@@ -55,8 +54,7 @@ class DelayRange : public std::ranges::view_base {
 
    private:
     friend class DelayRange;
-    iterator(double running, double multiplier, double max_delay,
-             std::int64_t remaining) noexcept
+    iterator(double running, double multiplier, double max_delay, std::int64_t remaining) noexcept
         : running_(running),
           multiplier_(multiplier),
           max_delay_(max_delay),
@@ -93,5 +91,4 @@ class DelayRange : public std::ranges::view_base {
 }  // namespace acemq::amqp
 
 template <>
-inline constexpr bool std::ranges::enable_borrowed_range<acemq::amqp::DelayRange> =
-    true;
+inline constexpr bool std::ranges::enable_borrowed_range<acemq::amqp::DelayRange> = true;

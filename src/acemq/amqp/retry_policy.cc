@@ -20,8 +20,8 @@ std::string show(double value) {
   return std::string(buffer, result.ptr);
 }
 
-[[noreturn]] void reject(std::string_view where, std::string_view name,
-                         const std::string& value, std::string_view rule) {
+[[noreturn]] void reject(std::string_view where, std::string_view name, const std::string& value,
+                         std::string_view rule) {
   std::string message;
   message.append(where).append(": ").append(name).append(" must be ");
   message.append(rule).append(", got ").append(value);
@@ -30,8 +30,7 @@ std::string show(double value) {
 
 // Negative zero passes: it is not below zero, and the reference keeps its
 // sign through the schedule, so this port does too.
-void require_finite_non_negative(std::string_view where, std::string_view name,
-                                 double value) {
+void require_finite_non_negative(std::string_view where, std::string_view name, double value) {
   if (!std::isfinite(value) || value < 0.0) {
     reject(where, name, show(value), "finite and >= 0");
   }
@@ -86,8 +85,8 @@ void RetryPolicy::remember_running_values() noexcept {
 RetryPolicy RetryPolicy::none() { return RetryPolicy(Options{.max_attempts = 1}); }
 
 RetryPolicy RetryPolicy::fixed(std::int64_t max_attempts, Seconds delay) {
-  return RetryPolicy(Options{
-      .max_attempts = max_attempts, .initial_delay = delay, .multiplier = 1.0});
+  return RetryPolicy(
+      Options{.max_attempts = max_attempts, .initial_delay = delay, .multiplier = 1.0});
 }
 
 RetryPolicy RetryPolicy::exponential(std::int64_t max_attempts, Seconds initial_delay,
@@ -113,8 +112,7 @@ RetryPolicy RetryPolicy::with_jitter(double factor) const {
   return RetryPolicy(copy);
 }
 
-std::optional<double> RetryPolicy::unjittered(std::int64_t attempt,
-                                              double message_age) const {
+std::optional<double> RetryPolicy::unjittered(std::int64_t attempt, double message_age) const {
   return unjittered_inline(attempt, message_age);
 }
 
@@ -198,8 +196,7 @@ std::vector<Seconds> RetryPolicy::schedule() const {
   if (range.size() > kMaxScheduleLength) {
     throw std::length_error("schedule: " + std::to_string(range.size()) +
                             " entries is more than kMaxScheduleLength (" +
-                            std::to_string(kMaxScheduleLength) +
-                            "); walk delays() instead");
+                            std::to_string(kMaxScheduleLength) + "); walk delays() instead");
   }
   std::vector<Seconds> entries;
   entries.reserve(static_cast<std::size_t>(range.size()));
@@ -208,8 +205,8 @@ std::vector<Seconds> RetryPolicy::schedule() const {
 }
 
 DelayRange RetryPolicy::delays() const noexcept {
-  return DelayRange(options_.initial_delay.count(), options_.multiplier,
-                    options_.max_delay.count(), options_.max_attempts - 1);
+  return DelayRange(options_.initial_delay.count(), options_.multiplier, options_.max_delay.count(),
+                    options_.max_attempts - 1);
 }
 
 }  // namespace acemq::amqp

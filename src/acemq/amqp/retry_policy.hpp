@@ -44,12 +44,12 @@ class RetryPolicy {
   // C++20 designated initializers:
   //   RetryPolicy({.max_attempts = 5, .initial_delay = 500ms, .max_delay = 30s})
   struct Options {
-    std::int64_t max_attempts = 1;   // total deliveries including the first
-    Seconds initial_delay{0.0};      // before the second attempt
-    double multiplier = 2.0;         // applied to the delay each time
-    Seconds max_delay{0.0};          // the ceiling, or 0 for none
-    double jitter_factor = 0.0;      // how far a delay may move either side
-    Seconds max_message_age{0.0};    // give up on anything older, or 0: never
+    std::int64_t max_attempts = 1;  // total deliveries including the first
+    Seconds initial_delay{0.0};     // before the second attempt
+    double multiplier = 2.0;        // applied to the delay each time
+    Seconds max_delay{0.0};         // the ceiling, or 0 for none
+    double jitter_factor = 0.0;     // how far a delay may move either side
+    Seconds max_message_age{0.0};   // give up on anything older, or 0: never
   };
 
   // schedule() refuses longer schedules with std::length_error: 2^24 entries
@@ -94,14 +94,13 @@ class RetryPolicy {
   // attempt 10^9 as fast as attempt 10. A running value that creeps (1 + 1e-9
   // from 1 s to a 30 s cap takes 3.4e9 steps) still costs a walk. Allocates
   // nothing. The first overload jitters with DefaultSource.
-  std::optional<Seconds> next_delay(std::int64_t attempt,
-                                    Seconds message_age = Seconds{0.0},
+  std::optional<Seconds> next_delay(std::int64_t attempt, Seconds message_age = Seconds{0.0},
                                     Jitter jitter = Jitter::on) const;
   // The same with jitter on, drawing from `source`; the draw is taken only
   // when jitter applies and the policy has not given up.
   template <UniformSource Source>
   std::optional<Seconds> next_delay(std::int64_t attempt, Seconds message_age,
-                                                  Source&& source) const;
+                                    Source&& source) const;
 
   // The same delay, moved either side by up to jitter_factor:
   //   delay * (1 + ((r * 2 - 1) * jitter_factor)),  r in [0, 1).
@@ -128,8 +127,7 @@ class RetryPolicy {
     const Options& y = b.options_;
     return x.max_attempts == y.max_attempts && x.initial_delay == y.initial_delay &&
            x.multiplier == y.multiplier && x.max_delay == y.max_delay &&
-           x.jitter_factor == y.jitter_factor &&
-           x.max_message_age == y.max_message_age;
+           x.jitter_factor == y.jitter_factor && x.max_message_age == y.max_message_age;
   }
 
  private:
@@ -161,8 +159,7 @@ class RetryPolicy {
 };
 
 template <UniformSource Source>
-std::optional<Seconds> RetryPolicy::next_delay(std::int64_t attempt,
-                                               Seconds message_age,
+std::optional<Seconds> RetryPolicy::next_delay(std::int64_t attempt, Seconds message_age,
                                                Source&& source) const {
   const std::optional<double> delay = unjittered(attempt, message_age.count());
   if (!delay) return std::nullopt;

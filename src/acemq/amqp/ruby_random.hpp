@@ -26,8 +26,7 @@ class RubyRandom {
   double operator()() noexcept {
     const std::uint32_t a = static_cast<std::uint32_t>(engine_()) >> 5U;
     const std::uint32_t b = static_cast<std::uint32_t>(engine_()) >> 6U;
-    return (static_cast<double>(a) * 67108864.0 + static_cast<double>(b)) /
-           9007199254740992.0;
+    return (static_cast<double>(a) * 67108864.0 + static_cast<double>(b)) / 9007199254740992.0;
   }
 
   friend bool operator==(const RubyRandom&, const RubyRandom&) = default;

@@ -22,8 +22,8 @@ namespace acemq::amqp {
 // that drifts out of range is an error at the call that sees it.
 template <typename Source>
 concept UniformSource =
-    std::invocable<Source&> &&
-    std::convertible_to<std::invoke_result_t<Source&>, double>;
+    std::invocable<Source&> && std::convertible_to < std::invoke_result_t<Source&>,
+double > ;
 
 // The default source. Cheap to construct (it holds nothing); every call reads
 // the calling thread's own pcg64 engine (O'Neill's PCG, from Debian's
