@@ -58,8 +58,7 @@ BENCHMARK(BM_Jittered);
 // A capped policy with multiplier >= 1 exits once the cap is passed, so
 // attempt 10^9 costs what attempt 10 does.
 void BM_NextDelay_HugeAttemptCapped(benchmark::State& state) {
-  const RetryPolicy policy =
-      RetryPolicy::exponential(2'000'000'000, 0.5s, 30s);
+  const RetryPolicy policy = RetryPolicy::exponential(2'000'000'000, 0.5s, 30s);
   for (auto _ : state) {
     benchmark::DoNotOptimize(policy.next_delay(1'000'000'000, 0s, Jitter::off));
   }
@@ -69,8 +68,8 @@ BENCHMARK(BM_NextDelay_HugeAttemptCapped);
 // The worst case: no cap and a multiplier that neither overflows nor reaches
 // a fixed point soon, so attempt k costs k - 1 multiplications.
 void BM_NextDelay_UncappedLinear(benchmark::State& state) {
-  const RetryPolicy policy({.max_attempts = 2'000'000'000, .initial_delay = 1s,
-                            .multiplier = 1 + 1e-9});
+  const RetryPolicy policy(
+      {.max_attempts = 2'000'000'000, .initial_delay = 1s, .multiplier = 1 + 1e-9});
   const std::int64_t attempt = state.range(0);
   for (auto _ : state) {
     benchmark::DoNotOptimize(policy.next_delay(attempt, 0s, Jitter::off));
@@ -80,16 +79,21 @@ void BM_NextDelay_UncappedLinear(benchmark::State& state) {
 BENCHMARK(BM_NextDelay_UncappedLinear)->RangeMultiplier(100)->Range(10, 1'000'000)->Complexity();
 
 void BM_Schedule(benchmark::State& state) {
-  const RetryPolicy policy({.max_attempts = state.range(0) + 1, .initial_delay = 0.5s,
-                            .multiplier = 1.5, .max_delay = 3600s, .jitter_factor = 0.2});
+  const RetryPolicy policy({.max_attempts = state.range(0) + 1,
+                            .initial_delay = 0.5s,
+                            .multiplier = 1.5,
+                            .max_delay = 3600s,
+                            .jitter_factor = 0.2});
   for (auto _ : state) benchmark::DoNotOptimize(policy.schedule());
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(BM_Schedule)->Arg(9)->Arg(1000)->Arg(1'000'000);
 
 void BM_DelaysLazy(benchmark::State& state) {
-  const RetryPolicy policy({.max_attempts = state.range(0) + 1, .initial_delay = 0.5s,
-                            .multiplier = 1.5, .max_delay = 3600s});
+  const RetryPolicy policy({.max_attempts = state.range(0) + 1,
+                            .initial_delay = 0.5s,
+                            .multiplier = 1.5,
+                            .max_delay = 3600s});
   for (auto _ : state) {
     double sum = 0.0;
     for (const Seconds delay : policy.delays()) sum += delay.count();

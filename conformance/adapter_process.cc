@@ -124,20 +124,16 @@ AdapterProcess::Outcome AdapterProcess::ask(std::string_view request, std::strin
     return std::chrono::steady_clock::now() >= deadline ? Outcome::timed_out
                                                         : Outcome::write_failed;
   }
-  const auto left = std::max(std::chrono::milliseconds(1),
-                             std::chrono::duration_cast<std::chrono::milliseconds>(
-                                 deadline - std::chrono::steady_clock::now()));
+  const auto left =
+      std::max(std::chrono::milliseconds(1), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                 deadline - std::chrono::steady_clock::now()));
   std::size_t dropped = 0;
   switch (reader_.next(answer, dropped, left)) {
-    case LineReader::Status::line:
-      return Outcome::answered;
-    case LineReader::Status::too_long:
-      return Outcome::answer_too_long;
-    case LineReader::Status::timeout:
-      return Outcome::timed_out;
+    case LineReader::Status::line: return Outcome::answered;
+    case LineReader::Status::too_long: return Outcome::answer_too_long;
+    case LineReader::Status::timeout: return Outcome::timed_out;
     case LineReader::Status::end:
-    case LineReader::Status::error:
-      return Outcome::died;
+    case LineReader::Status::error: return Outcome::died;
   }
   return Outcome::died;
 }
@@ -156,8 +152,7 @@ std::string AdapterProcess::reap(std::chrono::milliseconds grace) {
     // so its process group id, cannot be reused, so killing the group below
     // reaches only what it started.
     siginfo_t info{};
-    const int seen = ::waitid(P_PID, static_cast<id_t>(pid_), &info,
-                              WEXITED | WNOHANG | WNOWAIT);
+    const int seen = ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT);
     if (seen < 0 && errno == EINTR) continue;
     if (seen < 0) {
       ending_ = "lost (waitid failed)";

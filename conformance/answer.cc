@@ -145,8 +145,7 @@ std::optional<std::string> difference(const Answer& expected, const Answer& actu
     const auto& a = actual.items[i];
     const bool same = (!e && !a) || (e && a && same_bits(*e, *a));
     if (!same) {
-      const std::string where =
-          expected.is_array ? "result[" + std::to_string(i) + "]" : "result";
+      const std::string where = expected.is_array ? "result[" + std::to_string(i) + "]" : "result";
       return where + ": expected " + show(e) + ", got " + show(a);
     }
   }

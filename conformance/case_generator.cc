@@ -62,14 +62,12 @@ struct CaseGenerator::PolicyParameters {
 CaseGenerator::CaseGenerator(std::uint64_t seed, Profile profile)
     : engine_(seed), profile_(profile) {}
 
-double CaseGenerator::uniform01() {
-  return static_cast<double>(engine_() >> 11U) * 0x1p-53;
-}
+double CaseGenerator::uniform01() { return static_cast<double>(engine_() >> 11U) * 0x1p-53; }
 
 std::uint64_t CaseGenerator::below(std::uint64_t n) {
   // Rejection keeps it exactly uniform; n is never 0 here.
-  const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() -
-                              std::numeric_limits<std::uint64_t>::max() % n;
+  const std::uint64_t limit =
+      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % n;
   for (;;) {
     const std::uint64_t x = engine_();
     if (x < limit) return x % n;
@@ -78,7 +76,8 @@ std::uint64_t CaseGenerator::below(std::uint64_t n) {
 
 std::int64_t CaseGenerator::between(std::int64_t lo, std::int64_t hi) {
   const auto span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
-  if (span == std::numeric_limits<std::uint64_t>::max()) return static_cast<std::int64_t>(engine_());
+  if (span == std::numeric_limits<std::uint64_t>::max())
+    return static_cast<std::int64_t>(engine_());
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + below(span + 1));
 }
 
@@ -108,8 +107,8 @@ double CaseGenerator::subnormal() {
 }
 
 double CaseGenerator::delay_value() {
-  static constexpr double kRound[] = {0.001, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 5.0, 30.0, 60.0,
-                                      100.0, 3600.0};
+  static constexpr double kRound[] = {0.001, 0.1, 0.25, 0.5,  1.0,   1.5,
+                                      2.0,   5.0, 30.0, 60.0, 100.0, 3600.0};
   switch (pick({2, 1, 1, 0.5, 2, 8, 4, 1.5, 0.5})) {
     case 0: return 0.0;
     case 1: return -0.0;
@@ -133,8 +132,8 @@ double CaseGenerator::multiplier_value(bool for_replay) {
     case 2: return uniform01();
     case 3: return with_exponent(-1074 + 52, -20);
     case 4: return 1.0;
-    case 5: return next_up(1.0);       // 1 + 2^-52: grows by an ulp a step
-    case 6: return 1.000000001;        // 1 + 1e-9: 7e11 steps to overflow
+    case 5: return next_up(1.0);  // 1 + 2^-52: grows by an ulp a step
+    case 6: return 1.000000001;   // 1 + 1e-9: 7e11 steps to overflow
     case 7: return 1.0 + with_exponent(-30, -5);
     case 8: return 2.0;
     case 9: return 1.0 + 3.0 * uniform01();
@@ -243,8 +242,9 @@ CaseGenerator::PolicyParameters CaseGenerator::policy_parameters(const std::stri
     case 0: p.max_delay = 0.0; break;
     case 1: p.max_delay = std::fabs(p.initial_delay) * uniform01(); break;
     case 2: p.max_delay = std::fabs(p.initial_delay); break;
-    case 3: p.max_delay = std::min(std::fabs(p.initial_delay) * (1.0 + 99.0 * uniform01()),
-                                   std::numeric_limits<double>::max());
+    case 3:
+      p.max_delay = std::min(std::fabs(p.initial_delay) * (1.0 + 99.0 * uniform01()),
+                             std::numeric_limits<double>::max());
       break;
     case 4: p.max_delay = with_exponent(-10, 12); break;
     case 5: p.max_delay = 30.0 * static_cast<double>(between(1, 120)); break;
@@ -274,8 +274,8 @@ ordered_json CaseGenerator::encode_policy(const PolicyParameters& p) {
   ordered_json policy = ordered_json::object();
   if (p.form == "constructor") {
     static constexpr const char* kNames[] = {"max_attempts", "initial_delay", "multiplier",
-                                             "max_delay", "jitter_factor", "max_message_age"};
-    const double values[] = {0.0, p.initial_delay, p.multiplier,
+                                             "max_delay",    "jitter_factor", "max_message_age"};
+    const double values[] = {0.0,         p.initial_delay, p.multiplier,
                              p.max_delay, p.jitter_factor, p.max_message_age};
     for (int i = 0; i < 6; ++i) {
       if (!p.has[i]) continue;
@@ -340,10 +340,11 @@ ordered_json CaseGenerator::valid_request(std::int64_t id, const std::string& op
     for (std::int64_t i = 0; i < count; ++i) {
       std::int64_t attempt = 1;
       switch (pick({6, 2, 2, 0.3})) {
-        case 0: attempt = between(1, std::max<std::int64_t>(1, std::min<std::int64_t>(
-                                          max_attempts, 60)));
+        case 0:
+          attempt = between(1, std::max<std::int64_t>(1, std::min<std::int64_t>(max_attempts, 60)));
           break;
-        case 1: attempt = max_attempts == kInt64Max ? max_attempts : max_attempts + between(0, 1);
+        case 1:
+          attempt = max_attempts == kInt64Max ? max_attempts : max_attempts + between(0, 1);
           break;  // gives up: must take no draw
         case 2: attempt = 1; break;
         default: attempt = attempt_value(max_attempts);
@@ -368,7 +369,10 @@ GeneratedCase CaseGenerator::malformed_line(std::int64_t id) {
   const std::string valid = to_line(valid_request(id, "schedule"));
   std::string line;
   switch (below(14)) {
-    case 0: line = valid.substr(0, static_cast<std::size_t>(between(0, static_cast<std::int64_t>(valid.size()) - 1))); break;
+    case 0:
+      line = valid.substr(
+          0, static_cast<std::size_t>(between(0, static_cast<std::int64_t>(valid.size()) - 1)));
+      break;
     case 1: line = valid + " x"; break;
     case 2: line = valid + valid; break;
     case 3: line = "[" + valid + "]"; break;
@@ -427,8 +431,8 @@ GeneratedCase CaseGenerator::invalid_case(std::int64_t id) {
     case 3: policy = ordered_json::object({{"jitter_factor", next_up(1.0)}}); break;
     case 4: policy = ordered_json::object({{"max_message_age", -1.0}}); break;
     case 5: {
-      static const ordered_json kBad[] = {0, -3, 2.5, 5.0, "5", std::uint64_t{1} << 63, 1e19,
-                                          true, nullptr};
+      static const ordered_json kBad[] = {0,    -3,   2.5,    5.0, "5", std::uint64_t{1} << 63,
+                                          1e19, true, nullptr};
       policy = ordered_json::object({{"max_attempts", kBad[below(std::size(kBad))]}});
       break;
     }
@@ -444,8 +448,8 @@ GeneratedCase CaseGenerator::invalid_case(std::int64_t id) {
     case 15: request.erase("policy"); break;
     case 16: {
       request["op"] = "next_delay";
-      static const ordered_json kBad[] = {0, -1, 1.5, 2.0, "1", std::uint64_t{1} << 63, 1e19,
-                                          nullptr};
+      static const ordered_json kBad[] = {0,    -1,     1.5, 2.0, "1", std::uint64_t{1} << 63,
+                                          1e19, nullptr};
       request["attempt"] = kBad[below(std::size(kBad))];
       request["r"] = 0.5;
       break;
@@ -513,7 +517,8 @@ GeneratedCase CaseGenerator::invalid_case(std::int64_t id) {
       request["op"] = "replay";
       request["seed"] = 1;
       ordered_json calls = ordered_json::array();
-      for (std::size_t i = 0; i <= kMaxReplayCalls; ++i) calls.push_back(ordered_json::array({1, 0}));
+      for (std::size_t i = 0; i <= kMaxReplayCalls; ++i)
+        calls.push_back(ordered_json::array({1, 0}));
       request["calls"] = std::move(calls);
       break;
     }

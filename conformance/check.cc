@@ -22,8 +22,7 @@ using nlohmann::ordered_json;
 std::string clip(const std::string& text) {
   constexpr std::size_t kShown = 1500;
   if (text.size() <= kShown) return text;
-  return text.substr(0, kShown) + "... (" + std::to_string(text.size() - kShown) +
-         " more bytes)";
+  return text.substr(0, kShown) + "... (" + std::to_string(text.size() - kShown) + " more bytes)";
 }
 
 // A difference of the same sort is what a shrink must keep: a wrong number
@@ -100,8 +99,8 @@ Checker::Asked Checker::ask(const std::string& line, bool report_failure) {
         asked.answered = true;
         return asked;
       }
-      failure = "wrote a line that is not a protocol answer (" + why + "): " +
-                answer.substr(0, 300);
+      failure =
+          "wrote a line that is not a protocol answer (" + why + "): " + answer.substr(0, 300);
       break;
     }
     case AdapterProcess::Outcome::died:
@@ -119,8 +118,8 @@ Checker::Asked Checker::ask(const std::string& line, bool report_failure) {
       break;
   }
   if (report_failure) {
-    out_ << "ADAPTER FAILED: the adapter " << failure << "\n  request: "
-         << line.substr(0, 2000) << "\n";
+    out_ << "ADAPTER FAILED: the adapter " << failure << "\n  request: " << line.substr(0, 2000)
+         << "\n";
     adapter_failed_ = true;
   } else {
     // During a shrink: the candidate is dropped and a fresh adapter takes
@@ -138,9 +137,8 @@ Checker::Asked Checker::ask(const std::string& line, bool report_failure) {
 }
 
 void Checker::report_mismatch(const std::string& line, const std::string& origin,
-                              const Answer& core, const std::string& core_line,
-                              const Answer& port, const std::string& port_line,
-                              const std::string& diff) {
+                              const Answer& core, const std::string& core_line, const Answer& port,
+                              const std::string& port_line, const std::string& diff) {
   ++mismatches_;
   if (shown_ >= options_.shrink_shown) {
     if (mismatches_ <= options_.shrink_shown + 20) {
@@ -195,8 +193,8 @@ void Checker::report_mismatch(const std::string& line, const std::string& origin
   out_ << "  adapter:  " << clip(shrunk_port) << "\n";
 }
 
-bool Checker::compare(const std::string& line, const std::string& kind,
-                      const std::string& origin, const std::optional<Answer>& expected) {
+bool Checker::compare(const std::string& line, const std::string& kind, const std::string& origin,
+                      const std::optional<Answer>& expected) {
   Tally& tally = tallies_[kind];
   if (options_.profile == Profile::reference && !reference_agrees(line)) {
     ++tally.skipped;
@@ -275,8 +273,8 @@ bool Checker::send_vector_file(const std::string& path) {
 int Checker::run() {
   out_ << "retry-policy check: adapter `" << options_.command << "`, profile "
        << (options_.profile == Profile::full ? "full" : "reference") << ", " << options_.cases
-       << " generated cases, seed " << options_.seed << " (replay with --seed "
-       << options_.seed << ")\n"
+       << " generated cases, seed " << options_.seed << " (replay with --seed " << options_.seed
+       << ")\n"
        << std::flush;
   const auto started = std::chrono::steady_clock::now();
   if (!start_adapter()) return 2;

@@ -23,14 +23,14 @@
 namespace acemq::conformance {
 
 struct CheckOptions {
-  std::string command;                // the adapter, run with /bin/sh -c
-  std::int64_t cases = 5000;          // generated requests
-  std::uint64_t seed = 0;             // generator seed, printed for replay
-  std::vector<std::string> vectors;   // vector files, sent first
+  std::string command;               // the adapter, run with /bin/sh -c
+  std::int64_t cases = 5000;         // generated requests
+  std::uint64_t seed = 0;            // generator seed, printed for replay
+  std::vector<std::string> vectors;  // vector files, sent first
   Profile profile = Profile::full;
   std::chrono::milliseconds timeout{10000};  // per answer
-  int shrink_shown = 3;               // mismatches shrunk and shown in full
-  int shrink_budget = 400;            // adapter queries per shrink
+  int shrink_shown = 3;                      // mismatches shrunk and shown in full
+  int shrink_budget = 400;                   // adapter queries per shrink
 };
 
 int run_check(const CheckOptions& options, std::ostream& out);

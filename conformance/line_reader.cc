@@ -19,9 +19,8 @@ LineReader::Status LineReader::next(std::string& line, std::size_t& dropped,
   return read_line(line, dropped, &deadline);
 }
 
-LineReader::Status LineReader::read_line(
-    std::string& line, std::size_t& dropped,
-    const std::chrono::steady_clock::time_point* deadline) {
+LineReader::Status LineReader::read_line(std::string& line, std::size_t& dropped,
+                                         const std::chrono::steady_clock::time_point* deadline) {
   line.clear();
   dropped = 0;
   bool overflowed = false;
@@ -64,7 +63,8 @@ bool LineReader::fill(const std::chrono::steady_clock::time_point* deadline) {
         return false;
       }
       pollfd watch{.fd = fd_, .events = POLLIN, .revents = 0};
-      const int ready = ::poll(&watch, 1, static_cast<int>(std::min<long long>(left.count(), 1 << 30)));
+      const int ready =
+          ::poll(&watch, 1, static_cast<int>(std::min<long long>(left.count(), 1 << 30)));
       if (ready < 0 && errno == EINTR) continue;
       if (ready < 0) {
         stop_ = Status::error;

@@ -172,21 +172,22 @@ int run_vectors(std::int64_t cases, std::optional<std::uint64_t> seed, bool refe
 }
 
 int run(int argc, char** argv) {
-  CLI::App app{"retry-policy: the AceMQ retry policy's schedules, and the conformance "
-               "protocol that checks other ports against this one bit for bit"};
+  CLI::App app{
+      "retry-policy: the AceMQ retry policy's schedules, and the conformance "
+      "protocol that checks other ports against this one bit for bit"};
   app.require_subcommand(1);
 
   ScheduleFlags schedule;
-  CLI::App* schedule_command = app.add_subcommand(
-      "schedule", "Print a policy's delays, jitter ranges and cumulative waits");
+  CLI::App* schedule_command =
+      app.add_subcommand("schedule", "Print a policy's delays, jitter ranges and cumulative waits");
   schedule_command->add_option("--max-attempts", schedule.max_attempts,
                                "total deliveries including the first (default 1)");
   CLI::Option* initial = schedule_command->add_option(
       "--initial-delay,--delay", schedule.initial_delay, "seconds before the second attempt (0)");
   CLI::Option* multiplier = schedule_command->add_option(
       "--multiplier", schedule.multiplier, "what the delay is multiplied by each time (2)");
-  CLI::Option* cap = schedule_command->add_option(
-      "--max-delay", schedule.max_delay, "the ceiling in seconds, or 0 for none (0)");
+  CLI::Option* cap = schedule_command->add_option("--max-delay", schedule.max_delay,
+                                                  "the ceiling in seconds, or 0 for none (0)");
   schedule_command->add_option("--jitter-factor", schedule.jitter_factor,
                                "how far a delay may move either side, 0 to 1 (0)");
   schedule_command->add_option("--max-message-age", schedule.max_message_age,
@@ -196,8 +197,8 @@ int run(int argc, char** argv) {
       "exponential(max_attempts, initial_delay, max_delay): doubling, 20% jitter");
   CLI::Option* fixed = schedule_command->add_flag(
       "--fixed", schedule.fixed, "fixed(max_attempts, delay): the same wait, no jitter");
-  CLI::Option* none = schedule_command->add_flag("--none", schedule.none,
-                                                 "none(): one delivery, no second chance");
+  CLI::Option* none =
+      schedule_command->add_flag("--none", schedule.none, "none(): one delivery, no second chance");
   schedule_command->add_flag("--json", schedule.json, "print JSON for machines");
   exponential->excludes(fixed)->excludes(none)->excludes(multiplier);
   fixed->excludes(none)->excludes(multiplier)->excludes(cap);
@@ -214,10 +215,11 @@ int run(int argc, char** argv) {
   bool reference_profile = false;
   std::string timeout_seconds = "10";
   CLI::App* check_command = app.add_subcommand(
-      "check", "Compare a port's adapter with the C++ core, bit for bit. Exit 0: all agree; "
-               "1: an answer differs; 2: usage error, or the adapter died or misbehaved");
-  check_command->add_option("--impl", check.command,
-                            "the adapter, a shell command speaking the protocol")
+      "check",
+      "Compare a port's adapter with the C++ core, bit for bit. Exit 0: all agree; "
+      "1: an answer differs; 2: usage error, or the adapter died or misbehaved");
+  check_command
+      ->add_option("--impl", check.command, "the adapter, a shell command speaking the protocol")
       ->required();
   check_command->add_option("--cases", check.cases, "generated requests (default 5000)")
       ->check(CLI::NonNegativeNumber);
@@ -232,8 +234,9 @@ int run(int argc, char** argv) {
       "(for checking the reference itself, which does not validate)");
   check_command->add_option("--timeout", timeout_seconds,
                             "seconds to wait for each answer (default 10)");
-  check_command->add_option("--show", check.shrink_shown,
-                            "mismatches to shrink and show in full (default 3)")
+  check_command
+      ->add_option("--show", check.shrink_shown,
+                   "mismatches to shrink and show in full (default 3)")
       ->check(CLI::NonNegativeNumber);
 
   std::int64_t vector_cases = 1000;

@@ -54,8 +54,7 @@ const json& required(const json& object, std::string_view key, const std::string
 double number_at(const json& value, const std::string& path) {
   const std::optional<double> number = wire_number(value);
   if (!number) {
-    fail(path + ": must be a number or \"Infinity\", \"-Infinity\", \"NaN\", got " +
-         quote(value));
+    fail(path + ": must be a number or \"Infinity\", \"-Infinity\", \"NaN\", got " + quote(value));
   }
   return *number;
 }
@@ -138,27 +137,24 @@ RetryPolicy base_policy(const json& p) {
   if (name == "fixed") {
     only_keys(p, {"factory", "max_attempts", "delay", "give_up_after", "with_jitter"},
               "factory fixed");
-    const std::int64_t max_attempts = integer_at(
-        required(p, "max_attempts", "policy.max_attempts"), "policy.max_attempts",
-        kInt64Min, kInt64Max);
+    const std::int64_t max_attempts = integer_at(required(p, "max_attempts", "policy.max_attempts"),
+                                                 "policy.max_attempts", kInt64Min, kInt64Max);
     const double delay = number_at(required(p, "delay", "policy.delay"), "policy.delay");
     return RetryPolicy::fixed(max_attempts, Seconds{delay});
   }
   if (name == "exponential") {
-    only_keys(p,
-              {"factory", "max_attempts", "initial_delay", "max_delay", "give_up_after",
-               "with_jitter"},
-              "factory exponential");
-    const std::int64_t max_attempts = integer_at(
-        required(p, "max_attempts", "policy.max_attempts"), "policy.max_attempts",
-        kInt64Min, kInt64Max);
-    const double initial = number_at(required(p, "initial_delay", "policy.initial_delay"),
-                                     "policy.initial_delay");
+    only_keys(
+        p,
+        {"factory", "max_attempts", "initial_delay", "max_delay", "give_up_after", "with_jitter"},
+        "factory exponential");
+    const std::int64_t max_attempts = integer_at(required(p, "max_attempts", "policy.max_attempts"),
+                                                 "policy.max_attempts", kInt64Min, kInt64Max);
+    const double initial =
+        number_at(required(p, "initial_delay", "policy.initial_delay"), "policy.initial_delay");
     const double cap = optional_number(p, "max_delay", "policy.max_delay", 0.0);
     return RetryPolicy::exponential(max_attempts, Seconds{initial}, Seconds{cap});
   }
-  fail("policy.factory: must be \"none\", \"fixed\" or \"exponential\", got " +
-       quote(*factory));
+  fail("policy.factory: must be \"none\", \"fixed\" or \"exponential\", got " + quote(*factory));
 }
 
 std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
@@ -171,10 +167,8 @@ bool gives_up(const RetryPolicy& policy, std::int64_t attempt, double message_ag
 // The core's next_delay with the protocol's cost limit in front; `where` is
 // put before messages ("calls[3] " in a replay).
 std::optional<double> next_delay(const RetryPolicy& policy, std::int64_t attempt,
-                                 double message_age, const std::string& where,
-                                 const auto& call) {
-  if (!gives_up(policy, attempt, message_age) &&
-      !settles_within_step_limit(policy, attempt)) {
+                                 double message_age, const std::string& where, const auto& call) {
+  if (!gives_up(policy, attempt, message_age) && !settles_within_step_limit(policy, attempt)) {
     fail(where + "attempt: " + std::to_string(attempt) +
          " needs more than 2^20 multiplications on this policy, which does not settle "
          "(no cap passed, no fixed point) within 2^20 steps: the protocol's cost limit");
@@ -249,8 +243,8 @@ void answer_replay(const json& request, const RetryPolicy& policy, std::string& 
   const auto seed = static_cast<std::uint32_t>(
       integer_at(required(request, "seed", "seed"), "seed", 0, kSeedMax));
   const json& calls = required(request, "calls", "calls");
-  if (!calls.is_array()) fail("calls: must be an array of [attempt, message_age], got " +
-                              quote(calls));
+  if (!calls.is_array())
+    fail("calls: must be an array of [attempt, message_age], got " + quote(calls));
   if (calls.size() > kMaxReplayCalls) {
     fail("calls: " + std::to_string(calls.size()) + " calls is more than the protocol's 256");
   }
@@ -274,11 +268,10 @@ void answer_replay(const json& request, const RetryPolicy& policy, std::string& 
   for (std::size_t i = 0; i < parsed.size(); ++i) {
     if (i > 0) out.push_back(',');
     const Call& c = parsed[i];
-    append_optional(out, next_delay(policy, c.attempt, c.message_age,
-                                    "calls[" + std::to_string(i) + "] ", [&] {
-                                      return policy.next_delay(
-                                          c.attempt, Seconds{c.message_age}, source);
-                                    }));
+    append_optional(
+        out, next_delay(policy, c.attempt, c.message_age, "calls[" + std::to_string(i) + "] ", [&] {
+          return policy.next_delay(c.attempt, Seconds{c.message_age}, source);
+        }));
   }
   out.push_back(']');
 }

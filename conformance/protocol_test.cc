@@ -42,8 +42,8 @@ TEST(WireNumbers, ShortestRoundTripWithAFractionOrExponent) {
 }
 
 TEST(WireNumbers, ReadBackToTheSameBits) {
-  for (const double x : {1.0, -0.0, 0.1, 1e-9, 5e-324, 1.7976931348623157e308,
-                         0.30000000000000004, 2.2250738585072014e-308}) {
+  for (const double x : {1.0, -0.0, 0.1, 1e-9, 5e-324, 1.7976931348623157e308, 0.30000000000000004,
+                         2.2250738585072014e-308}) {
     const std::optional<double> back = wire_number(json::parse(format_number(x)));
     ASSERT_TRUE(back);
     EXPECT_EQ(bits(*back), bits(x)) << format_number(x);
@@ -121,8 +121,7 @@ TEST(ProtocolErrors, NameTheField) {
       {R"({"op":"replay","policy":{},"seed":1,"calls":[[1,0],[1]]})", "calls[1]"},
       {R"({"op":"replay","policy":{},"seed":1,"calls":[[1,0],[1.5,0]]})", "calls[1][0]"},
       {R"({"op":"replay","policy":{},"seed":1,"calls":[[1,"x"]]})", "calls[0][1]"},
-      {R"({"op":"replay","policy":{"max_attempts":3},"seed":1,"calls":[[1,0],[0,0]]})",
-       "calls[1]"},
+      {R"({"op":"replay","policy":{"max_attempts":3},"seed":1,"calls":[[1,0],[0,0]]})", "calls[1]"},
       {R"([1,2])", "line:"},
       {R"({"op":)", "line:"},
       {"\xEF\xBB\xBF{}", "byte-order mark"},
@@ -136,7 +135,8 @@ TEST(ProtocolErrors, NameTheField) {
 TEST(ProtocolIds, EchoedAsGivenOrNull) {
   EXPECT_EQ(answer_line(R"({"id":"a-7","op":"schedule","policy":{}})"),
             R"({"id":"a-7","ok":true,"result":[]})");
-  EXPECT_EQ(answer_line(R"({"op":"schedule","policy":{}})"), R"({"id":null,"ok":true,"result":[]})");
+  EXPECT_EQ(answer_line(R"({"op":"schedule","policy":{}})"),
+            R"({"id":null,"ok":true,"result":[]})");
   EXPECT_EQ(answer_line(R"({"id":{"run":[1,2]},"op":"nope","policy":{}})").substr(0, 31),
             R"({"id":{"run":[1,2]},"ok":false,)");
   EXPECT_EQ(answer_line("{\"id\":5,\"op\":").substr(0, 11), R"({"id":null,)");
@@ -147,17 +147,20 @@ TEST(ProtocolIds, EchoedAsGivenOrNull) {
 
 TEST(ProtocolLimits, FarAttemptsWorkWhereTheValueSettles) {
   // Capped and growing: the cap, at attempt 10^9 and at INT64_MAX - 1.
-  EXPECT_EQ(answer_line(R"({"id":1,"op":"next_delay","policy":{"max_attempts":9223372036854775807,)"
-                        R"("initial_delay":1,"max_delay":30},"attempt":1000000000,"jitter":false})"),
-            R"({"id":1,"ok":true,"result":30.0})");
+  EXPECT_EQ(
+      answer_line(R"({"id":1,"op":"next_delay","policy":{"max_attempts":9223372036854775807,)"
+                  R"("initial_delay":1,"max_delay":30},"attempt":1000000000,"jitter":false})"),
+      R"({"id":1,"ok":true,"result":30.0})");
   EXPECT_EQ(answer_line(R"({"id":1,"op":"next_delay","policy":{"factory":"exponential",)"
                         R"("max_attempts":9223372036854775807,"initial_delay":1,"max_delay":30},)"
                         R"("attempt":9223372036854775806,"r":0.5})"),
             R"({"id":1,"ok":true,"result":30.0})");
   // Shrinking to zero, and overflowing to infinity: fixed points.
-  EXPECT_EQ(answer_line(R"({"id":1,"op":"next_delay","policy":{"max_attempts":9223372036854775807,)"
-                        R"("initial_delay":1,"multiplier":0.5},"attempt":1000000000000000,"jitter":false})"),
-            R"({"id":1,"ok":true,"result":0.0})");
+  EXPECT_EQ(
+      answer_line(
+          R"({"id":1,"op":"next_delay","policy":{"max_attempts":9223372036854775807,)"
+          R"("initial_delay":1,"multiplier":0.5},"attempt":1000000000000000,"jitter":false})"),
+      R"({"id":1,"ok":true,"result":0.0})");
   EXPECT_EQ(answer_line(R"({"id":1,"op":"next_delay","policy":{"max_attempts":9223372036854775807,)"
                         R"("initial_delay":1},"attempt":1000000000000000,"jitter":false})"),
             R"({"id":1,"ok":true,"result":"Infinity"})");
@@ -178,9 +181,10 @@ TEST(ProtocolLimits, StepLimitIsExactlyTwoToTheTwenty) {
   EXPECT_NE(answer_line(request(last)).find("\"ok\":true"), std::string::npos);
   EXPECT_NE(error_of(request(last + 1)).find("attempt"), std::string::npos);
   // Past the limit, an attempt that gives up is still answered: no steps.
-  EXPECT_EQ(answer_line(R"({"id":1,"op":"next_delay","policy":{"max_attempts":5,)"
-                        R"("multiplier":1.000000001},"attempt":9223372036854775807,"jitter":false})"),
-            R"({"id":1,"ok":true,"result":null})");
+  EXPECT_EQ(
+      answer_line(R"({"id":1,"op":"next_delay","policy":{"max_attempts":5,)"
+                  R"("multiplier":1.000000001},"attempt":9223372036854775807,"jitter":false})"),
+      R"({"id":1,"ok":true,"result":null})");
 }
 
 TEST(ProtocolLimits, SizesAndDepth) {
@@ -207,8 +211,7 @@ TEST(ProtocolLimits, SizesAndDepth) {
 TEST(VectorFiles, CoreGivesEveryRecordedAnswer) {
   std::size_t checked = 0;
   for (const auto& entry : std::filesystem::directory_iterator(ACEMQ_VECTORS_DIR)) {
-    if (entry.path().extension() != ".jsonl" ||
-        entry.path().filename() == "ruby-reference.jsonl") {
+    if (entry.path().extension() != ".jsonl" || entry.path().filename() == "ruby-reference.jsonl") {
       continue;
     }
     std::ifstream in(entry.path());
@@ -232,7 +235,8 @@ TEST(VectorFiles, CoreGivesEveryRecordedAnswer) {
 // throw would terminate this test). ACEMQ_MUTATION_SEED replays a run.
 TEST(ProtocolRobustness, MutantsOfTheVectorsAreAlwaysAnswered) {
   std::uint64_t seed = std::random_device{}();
-  if (const char* given = std::getenv("ACEMQ_MUTATION_SEED")) seed = std::strtoull(given, nullptr, 10);
+  if (const char* given = std::getenv("ACEMQ_MUTATION_SEED"))
+    seed = std::strtoull(given, nullptr, 10);
   std::cout << "mutation seed " << seed << " (replay: ACEMQ_MUTATION_SEED=" << seed << ")\n";
   RecordProperty("mutation_seed", std::to_string(seed));
 
@@ -241,11 +245,37 @@ TEST(ProtocolRobustness, MutantsOfTheVectorsAreAlwaysAnswered) {
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   ASSERT_FALSE(lines.empty());
 
-  static const char* const kTokens[] = {
-      "NaN", "\"NaN\"", "\"Infinity\"", "1e400", "-0", "-0.0", "9223372036854775808",
-      "-9223372036854775809", "18446744073709551616", "4294967296", "null", "true", "[]", "{}",
-      "[[", "]]", "\"\\ud800\"", "\xff", "\"", "\\", ",", ":", "0", "1", "1e-400", "5e-324",
-      "\"op\"", "\"policy\"", "\"factory\"", "\"calls\"", "[1,0]"};
+  static const char* const kTokens[] = {"NaN",
+                                        "\"NaN\"",
+                                        "\"Infinity\"",
+                                        "1e400",
+                                        "-0",
+                                        "-0.0",
+                                        "9223372036854775808",
+                                        "-9223372036854775809",
+                                        "18446744073709551616",
+                                        "4294967296",
+                                        "null",
+                                        "true",
+                                        "[]",
+                                        "{}",
+                                        "[[",
+                                        "]]",
+                                        "\"\\ud800\"",
+                                        "\xff",
+                                        "\"",
+                                        "\\",
+                                        ",",
+                                        ":",
+                                        "0",
+                                        "1",
+                                        "1e-400",
+                                        "5e-324",
+                                        "\"op\"",
+                                        "\"policy\"",
+                                        "\"factory\"",
+                                        "\"calls\"",
+                                        "[1,0]"};
   std::mt19937_64 rng(seed);
   for (int i = 0; i < 20000; ++i) {
     std::string line = lines[rng() % lines.size()];

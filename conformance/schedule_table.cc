@@ -43,8 +43,8 @@ std::int64_t gives_up_after(const std::vector<ScheduleRow>& rows, double limit,
 std::vector<ScheduleRow> schedule_rows(const RetryPolicy& policy) {
   const amqp::DelayRange delays = policy.delays();
   if (delays.size() > kMaxScheduleEntries) {
-    throw std::length_error("max_attempts " + std::to_string(policy.max_attempts()) +
-                            " makes " + std::to_string(delays.size()) +
+    throw std::length_error("max_attempts " + std::to_string(policy.max_attempts()) + " makes " +
+                            std::to_string(delays.size()) +
                             " rows, more than 65536; ask for fewer attempts");
   }
   std::vector<ScheduleRow> rows;
@@ -73,14 +73,13 @@ std::string schedule_table(const RetryPolicy& policy) {
   const std::vector<ScheduleRow> rows = schedule_rows(policy);
   constexpr std::size_t kColumns = 7;
   const std::array<std::string, kColumns> header = {
-      "after attempt", "delay", "jittered least", "jittered most",
-      "waited least", "waited nominal", "waited most"};
+      "after attempt", "delay",          "jittered least", "jittered most",
+      "waited least",  "waited nominal", "waited most"};
   std::vector<std::array<std::string, kColumns>> cells;
   cells.reserve(rows.size());
   for (const ScheduleRow& r : rows) {
-    cells.push_back({std::to_string(r.attempt), number(r.delay), number(r.least),
-                     number(r.most), number(r.waited_least), number(r.waited_nominal),
-                     number(r.waited_most)});
+    cells.push_back({std::to_string(r.attempt), number(r.delay), number(r.least), number(r.most),
+                     number(r.waited_least), number(r.waited_nominal), number(r.waited_most)});
   }
   std::array<std::size_t, kColumns> width{};
   for (std::size_t c = 0; c < kColumns; ++c) {
@@ -97,8 +96,9 @@ std::string schedule_table(const RetryPolicy& policy) {
   };
 
   std::string out = describe(policy) + "\n";
-  out += "Delays in seconds. Row k is the wait after attempt k fails; jitter moves it "
-         "within [d(1 - f), d(1 + f)].\n\n";
+  out +=
+      "Delays in seconds. Row k is the wait after attempt k fails; jitter moves it "
+      "within [d(1 - f), d(1 + f)].\n\n";
   out += line(header);
   for (const auto& row : cells) out += line(row);
   if (rows.empty()) out += "(no rows: max_attempts 1 means one delivery and no retry)\n";
@@ -108,13 +108,15 @@ std::string schedule_table(const RetryPolicy& policy) {
   if (limit > 0.0) {
     const auto when = [&](double ScheduleRow::*column) {
       const std::int64_t k = gives_up_after(rows, limit, column);
-      return k == 0 ? std::string("never, within max_attempts") : "after attempt " + std::to_string(k);
+      return k == 0 ? std::string("never, within max_attempts")
+                    : "after attempt " + std::to_string(k);
     };
     out += "A message " + number(limit) +
            " s old gets no further attempt (max_message_age). Counting only the waits, "
-           "that is " + when(&ScheduleRow::waited_most) + " if every wait is the most, " +
-           when(&ScheduleRow::waited_nominal) + " if nominal, " +
-           when(&ScheduleRow::waited_least) + " if the least.\n";
+           "that is " +
+           when(&ScheduleRow::waited_most) + " if every wait is the most, " +
+           when(&ScheduleRow::waited_nominal) + " if nominal, " + when(&ScheduleRow::waited_least) +
+           " if the least.\n";
   }
   return out;
 }

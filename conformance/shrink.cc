@@ -54,8 +54,8 @@ std::vector<double> rounder(double x) {
   if (!std::isfinite(x) || x == 0.0) return out;
   for (int digits = 1; digits < 17; ++digits) {
     char buffer[64];
-    const auto result = std::to_chars(buffer, buffer + sizeof buffer, x,
-                                      std::chars_format::scientific, digits - 1);
+    const auto result =
+        std::to_chars(buffer, buffer + sizeof buffer, x, std::chars_format::scientific, digits - 1);
     double y = 0.0;
     std::from_chars(buffer, result.ptr, y);
     if (y != x) out.push_back(y);
@@ -105,7 +105,8 @@ std::vector<ordered_json> variants(const ordered_json& request) {
     if (value.is_number_integer()) {
       const double v = value.get<double>();
       for (const std::int64_t candidate : {std::int64_t{1}, std::int64_t{2}, std::int64_t{0}}) {
-        if (std::fabs(static_cast<double>(candidate)) < std::fabs(v)) simpler.emplace_back(candidate);
+        if (std::fabs(static_cast<double>(candidate)) < std::fabs(v))
+          simpler.emplace_back(candidate);
       }
       if (value.is_number_unsigned()) {
         const std::uint64_t u = value.get<std::uint64_t>();
@@ -138,8 +139,7 @@ std::vector<ordered_json> variants(const ordered_json& request) {
 }  // namespace
 
 ShrinkResult shrink(const ordered_json& request,
-                    const std::function<bool(const ordered_json&)>& still_fails,
-                    int max_queries) {
+                    const std::function<bool(const ordered_json&)>& still_fails, int max_queries) {
   ShrinkResult result{request, 0, 0};
   bool improved = true;
   while (improved && result.queries < max_queries) {

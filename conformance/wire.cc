@@ -31,8 +31,7 @@ std::string format_number(double value) {
 
 std::optional<double> wire_number(const nlohmann::json& value) {
   switch (value.type()) {
-    case nlohmann::json::value_t::number_float:
-      return value.get<double>();
+    case nlohmann::json::value_t::number_float: return value.get<double>();
     case nlohmann::json::value_t::number_integer:
       return static_cast<double>(value.get<std::int64_t>());
     case nlohmann::json::value_t::number_unsigned:
@@ -44,8 +43,7 @@ std::optional<double> wire_number(const nlohmann::json& value) {
       if (text == "NaN") return std::nan("");
       return std::nullopt;
     }
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
 }
 
@@ -58,8 +56,7 @@ std::optional<double> parse_decimal(std::string_view text) {
   if (text.empty()) return std::nullopt;
   double value = 0.0;
   const auto result =
-      std::from_chars(text.data(), text.data() + text.size(), value,
-                      std::chars_format::general);
+      std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::general);
   if (result.ec != std::errc{} || result.ptr != text.data() + text.size()) {
     return std::nullopt;
   }

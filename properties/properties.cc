@@ -445,24 +445,15 @@ void fast_path_matches_plain_loop(const Core& core) {
       // this frame is gone.
       [crosses, settles, near](int which) -> rc::Gen<std::int64_t> {
         switch (which) {
-          case 0:
-            return near(crosses, -1);
-          case 1:
-            return near(crosses, 0);
-          case 2:
-            return near(crosses, 1);
-          case 3:
-            return near(settles, -1);
-          case 4:
-            return near(settles, 0);
-          case 5:
-            return near(settles, 1);
-          case 6:
-            return near(settles, 2);
-          case 7:
-            return rc::gen::just(kMaxWork);
-          case 8:
-            return rc::gen::resize(rc::kNominalSize, rc::gen::inRange<std::int64_t>(16, 19));
+          case 0: return near(crosses, -1);
+          case 1: return near(crosses, 0);
+          case 2: return near(crosses, 1);
+          case 3: return near(settles, -1);
+          case 4: return near(settles, 0);
+          case 5: return near(settles, 1);
+          case 6: return near(settles, 2);
+          case 7: return rc::gen::just(kMaxWork);
+          case 8: return rc::gen::resize(rc::kNominalSize, rc::gen::inRange<std::int64_t>(16, 19));
           default:
             return rc::gen::resize(rc::kNominalSize,
                                    rc::gen::inRange<std::int64_t>(1, kMaxWork + 1));

@@ -126,7 +126,8 @@ TestResult mirror(const std::vector<double>& sorted) {
     while (ib < k && -*(b - 1) == v) --b, ++ib;
     d = std::max(d, std::abs(static_cast<double>(ia) / m - static_cast<double>(ib) / k));
   }
-  const double effective = static_cast<double>(m) * static_cast<double>(k) / static_cast<double>(m + k);
+  const double effective =
+      static_cast<double>(m) * static_cast<double>(k) / static_cast<double>(m + k);
   return {kMirror, d, kolmogorov_sf(std::sqrt(effective) * d)};
 }
 
@@ -181,9 +182,9 @@ TestResult repeats(const std::vector<double>& sorted, double factor) {
   }
   const double lambda = repeats_null_mean_bound(sorted.size(), factor);
   const boost::math::poisson law(lambda);
-  const double p = count == 0 ? 1.0
-                              : boost::math::cdf(boost::math::complement(
-                                    law, static_cast<double>(count) - 1.0));
+  const double p =
+      count == 0 ? 1.0
+                 : boost::math::cdf(boost::math::complement(law, static_cast<double>(count) - 1.0));
   return {kRepeats, static_cast<double>(count), sane(p)};
 }
 
@@ -217,8 +218,8 @@ double repeats_null_mean_bound(std::size_t n, double factor) {
   // mean only makes the p-value larger, so the bound is conservative).
   const double cell = std::ldexp(1.0, -(kRepeatCellBits - 1));
   const double rounding = 8.0 * std::ldexp(1.0, -52) / factor;
-  const double p_cell = std::ldexp(1.0, -kRepeatCellBits) *
-                        (1.0 + 2.0 * rounding / cell + std::ldexp(1.0, -12));
+  const double p_cell =
+      std::ldexp(1.0, -kRepeatCellBits) * (1.0 + 2.0 * rounding / cell + std::ldexp(1.0, -12));
   const double pairs = static_cast<double>(n) * (static_cast<double>(n) - 1.0) / 2.0;
   return pairs * p_cell;
 }

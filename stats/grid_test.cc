@@ -32,8 +32,8 @@ TEST_P(GridCell, JitterIsUniformSymmetricAndIndependent) {
   const Analysis a = analyze(std::move(s.u), cell.factor);
   for (const TestResult& t : a.tests) {
     std::cout << "  " << t.name << ": statistic " << t.statistic << ", p " << t.p_value << "\n";
-    EXPECT_GE(t.p_value, alpha) << t.name << " rejects uniform jitter (statistic "
-                                << t.statistic << ")";
+    EXPECT_GE(t.p_value, alpha) << t.name << " rejects uniform jitter (statistic " << t.statistic
+                                << ")";
   }
 }
 
@@ -45,8 +45,7 @@ std::string test_name(const testing::TestParamInfo<std::size_t>& info) {
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Stats, GridCell, testing::Range<std::size_t>(0, grid().size()),
-                         test_name);
+INSTANTIATE_TEST_SUITE_P(Stats, GridCell, testing::Range<std::size_t>(0, grid().size()), test_name);
 
 }  // namespace
 }  // namespace acemq::stats

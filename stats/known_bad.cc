@@ -69,66 +69,62 @@ struct Cycle {
 
 std::vector<KnownBad> known_bad() {
   std::vector<KnownBad> all;
-  all.push_back(formula(
-      "one_sided", "only ever delays: d·(1 + |2r − 1|·f)",
-      {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
-      [](double d, double f, double r) { return d * (1 + (std::abs((r * 2) - 1) * f)); }));
-  all.push_back(formula(
-      "width_x0.5", "half the promised spread: d·(1 + (2r − 1)·f·0.5)",
-      {kKolmogorovSmirnov, kChiSquare, kVariance},
-      [](double d, double f, double r) { return d * (1 + (((r * 2) - 1) * f * 0.5)); }));
-  all.push_back(formula(
-      "width_x1.02", "2% more than the promised spread: d·(1 + (2r − 1)·f·1.02)",
-      {kRange, kKolmogorovSmirnov, kVariance},
-      [](double d, double f, double r) { return d * (1 + (((r * 2) - 1) * f * 1.02)); }));
-  all.push_back(formula(
-      "r_for_2r-1", "r used where 2r − 1 belongs: d·(1 + r·f)",
-      {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
-      [](double d, double f, double r) { return d * (1 + (r * f)); }));
-  all.push_back(formula(
-      "skewed_r2", "u skewed: d·(1 + (2r² − 1)·f)",
-      {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
-      [](double d, double f, double r) { return d * (1 + ((((r * r) * 2) - 1) * f)); }));
-  all.push_back(formula(
-      "additive", "additive, not multiplicative: d + (2r − 1)·f (the same as d = 1 only)",
-      {kKolmogorovSmirnov, kChiSquare, kVariance},
-      [](double d, double f, double r) { return d + (((r * 2) - 1) * f); }));
+  all.push_back(
+      formula("one_sided", "only ever delays: d·(1 + |2r − 1|·f)",
+              {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
+              [](double d, double f, double r) { return d * (1 + (std::abs((r * 2) - 1) * f)); }));
+  all.push_back(
+      formula("width_x0.5", "half the promised spread: d·(1 + (2r − 1)·f·0.5)",
+              {kKolmogorovSmirnov, kChiSquare, kVariance},
+              [](double d, double f, double r) { return d * (1 + (((r * 2) - 1) * f * 0.5)); }));
+  all.push_back(formula("width_x1.02", "2% more than the promised spread: d·(1 + (2r − 1)·f·1.02)",
+                        {kRange, kKolmogorovSmirnov, kVariance}, [](double d, double f, double r) {
+                          return d * (1 + (((r * 2) - 1) * f * 1.02));
+                        }));
+  all.push_back(formula("r_for_2r-1", "r used where 2r − 1 belongs: d·(1 + r·f)",
+                        {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
+                        [](double d, double f, double r) { return d * (1 + (r * f)); }));
+  all.push_back(
+      formula("skewed_r2", "u skewed: d·(1 + (2r² − 1)·f)",
+              {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
+              [](double d, double f, double r) { return d * (1 + ((((r * r) * 2) - 1) * f)); }));
+  all.push_back(formula("additive",
+                        "additive, not multiplicative: d + (2r − 1)·f (the same as d = 1 only)",
+                        {kKolmogorovSmirnov, kChiSquare, kVariance},
+                        [](double d, double f, double r) { return d + (((r * 2) - 1) * f); }));
   all.push_back(formula(
       "recapped", "the cap re-applied after jitter: min(jittered(cap), cap)",
       {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
       [](double d, double f, double r) { return std::min(d * (1 + (((r * 2) - 1) * f)), d); }));
-  all.push_back(source(
-      "stuck_source", "a stuck source: each call draws from a copy of the same generator "
-      "(a generator passed by value)",
-      {kKolmogorovSmirnov, kChiSquare, kRuns, kLag1, kRepeats, kVariance},
-      [](std::uint32_t seed) {
-        return [stream = RubyRandom(seed)] {
-          RubyRandom copy = stream;
-          return copy();
-        };
-      }));
-  all.push_back(source(
-      "reused_draw", "each draw used for two calls in a row",
-      {kRuns, kLag1, kRepeats},
-      [](std::uint32_t seed) { return ReusedDraw{RubyRandom(seed)}; }));
-  all.push_back(source(
-      "cycle_100000", "a source re-created from the same seed every 100,000 calls",
-      {kRepeats, kChiSquare},
-      [](std::uint32_t seed) { return Cycle{seed, 100000}; }));
+  all.push_back(source("stuck_source",
+                       "a stuck source: each call draws from a copy of the same generator "
+                       "(a generator passed by value)",
+                       {kKolmogorovSmirnov, kChiSquare, kRuns, kLag1, kRepeats, kVariance},
+                       [](std::uint32_t seed) {
+                         return [stream = RubyRandom(seed)] {
+                           RubyRandom copy = stream;
+                           return copy();
+                         };
+                       }));
+  all.push_back(source("reused_draw", "each draw used for two calls in a row",
+                       {kRuns, kLag1, kRepeats},
+                       [](std::uint32_t seed) { return ReusedDraw{RubyRandom(seed)}; }));
+  all.push_back(source("cycle_100000", "a source re-created from the same seed every 100,000 calls",
+                       {kRepeats, kChiSquare}, [](std::uint32_t seed) {
+                         return Cycle{seed, 100000};
+                       }));
   all.push_back(source(
       "low_bits_32", "32-bit draws, engine() / 2^32: one call of a 32-bit generator, not two",
-      {kRepeats},
-      [](std::uint32_t seed) {
+      {kRepeats}, [](std::uint32_t seed) {
         return [engine = std::mt19937(seed)]() mutable { return engine() * 0x1.0p-32; };
       }));
-  all.push_back(source(
-      "low_bits_24", "24-bit draws, a float: uniform_real_distribution<float>",
-      {kRepeats},
-      [](std::uint32_t seed) {
-        return [engine = std::mt19937(seed)]() mutable {
-          return static_cast<double>(static_cast<float>(engine() >> 8U) * 0x1.0p-24F);
-        };
-      }));
+  all.push_back(source("low_bits_24", "24-bit draws, a float: uniform_real_distribution<float>",
+                       {kRepeats}, [](std::uint32_t seed) {
+                         return [engine = std::mt19937(seed)]() mutable {
+                           return static_cast<double>(static_cast<float>(engine() >> 8U) *
+                                                      0x1.0p-24F);
+                         };
+                       }));
   return all;
 }
 

@@ -27,8 +27,8 @@ TEST_P(KnownBadDouble, IsRejected) {
   const double factor = std::get<1>(GetParam());
   const double delay = Cell{.factor = factor, .delay = DelayKind::ordinary}.delay_seconds();
   const double alpha = per_test_alpha(grid().size() * kTestsPerSample);
-  std::cout << bad.name << " (" << bad.bug << "): d = " << delay << ", f = " << factor
-            << ", seed " << kSeed << ", n " << kCommitSamples << "\n";
+  std::cout << bad.name << " (" << bad.bug << "): d = " << delay << ", f = " << factor << ", seed "
+            << kSeed << ", n " << kCommitSamples << "\n";
 
   JitterSample s = bad.sample(delay, factor, kCommitSamples, kSeed);
   const RangeCheck range = s.range;

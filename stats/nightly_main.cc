@@ -23,8 +23,8 @@
 #include "battery.hpp"
 #include "family.hpp"
 #include "grid.hpp"
-#include "kolmogorov.hpp"
 #include "known_bad.hpp"
+#include "kolmogorov.hpp"
 #include "report.hpp"
 #include "runs.hpp"
 
@@ -105,8 +105,9 @@ int main(int argc, char** argv) {
     std::size_t i = cells.size();
     for (const KnownBad& bad : known_bad()) {
       const auto s = static_cast<std::uint32_t>(cell_seed(seed, i++));
-      work.push_back({"known_bad/" + bad.name, bad.bug, delay, 0.2, s,
-                      [bad, delay, s](std::size_t count) { return bad.sample(delay, 0.2, count, s); }});
+      work.push_back(
+          {"known_bad/" + bad.name, bad.bug, delay, 0.2, s,
+           [bad, delay, s](std::size_t count) { return bad.sample(delay, 0.2, count, s); }});
     }
   }
 
@@ -142,9 +143,10 @@ int main(int argc, char** argv) {
       for (const TestResult& t : o.analysis.tests) smallest = std::min(smallest, t.p_value);
       const std::lock_guard<std::mutex> lock(progress);
       char line[256];
-      std::snprintf(line, sizeof line, "[%3zu/%zu] %-40s %5.1f s  range %s  smallest p %.3g  (%.0f s elapsed)\n",
-                    ++done, work.size(), job.name.c_str(), o.seconds,
-                    o.range.ok() ? "ok" : "FAILS", smallest, seconds_since(start));
+      std::snprintf(line, sizeof line,
+                    "[%3zu/%zu] %-40s %5.1f s  range %s  smallest p %.3g  (%.0f s elapsed)\n",
+                    ++done, work.size(), job.name.c_str(), o.seconds, o.range.ok() ? "ok" : "FAILS",
+                    smallest, seconds_since(start));
       std::cerr << line << std::flush;
     }
   };
@@ -186,6 +188,7 @@ int main(int argc, char** argv) {
   }
   std::cout << (run.passed() ? "PASS" : "FAIL") << ": seed " << seed << ", " << run.seconds
             << " s; report " << summary.string() << "\n";
-  std::cerr << "stats_nightly: report in " << std::filesystem::absolute(report_dir).string() << "\n";
+  std::cerr << "stats_nightly: report in " << std::filesystem::absolute(report_dir).string()
+            << "\n";
   return run.passed() ? 0 : 1;
 }

@@ -46,8 +46,8 @@ std::vector<PowerRow> power_table(std::size_t n, double alpha, double factor) {
   const double bins = kChiSquareBins;
   const double critical =
       boost::math::quantile(boost::math::complement(boost::math::chi_squared(bins - 1), alpha));
-  const double lambda = boost::math::non_central_chi_squared::find_non_centrality(
-      bins - 1, critical, 1.0 - kPower);
+  const double lambda =
+      boost::math::non_central_chi_squared::find_non_centrality(bins - 1, critical, 1.0 - kPower);
   add(kChiSquare, std::sqrt(lambda / static_cast<double>(n)),
       "Cohen's w = sqrt(k·Σ(p_i − 1/k)²), k = 1024 bins");
 

@@ -31,9 +31,7 @@ double smallest(const char* test) {
   throw std::out_of_range(test);
 }
 
-double uniform(std::mt19937_64& engine) {
-  return static_cast<double>(engine() >> 11U) * 0x1.0p-53;
-}
+double uniform(std::mt19937_64& engine) { return static_cast<double>(engine() >> 11U) * 0x1.0p-53; }
 
 // u with P(u < 0) = 1/2 + delta, uniform on each side: its CDF is off by
 // delta at 0, where the ECDF's noise is largest, so it is the KS bound's
@@ -94,8 +92,8 @@ TEST(Power, SignBound) {
   const double at = rejection_rate([&](auto& e) { return two_piece(e, delta); }, sign_test);
   const double below =
       rejection_rate([&](auto& e) { return two_piece(e, 0.7 * delta); }, sign_test);
-  std::cout << "sign: delta " << delta << ", rejection rate " << at << ", at 0.7 delta "
-            << below << "\n";
+  std::cout << "sign: delta " << delta << ", rejection rate " << at << ", at 0.7 delta " << below
+            << "\n";
   EXPECT_GE(at, kAtLeast);
   EXPECT_LT(below, 0.9);
 }
@@ -103,8 +101,7 @@ TEST(Power, SignBound) {
 TEST(Power, LagOneBound) {
   const double rho = smallest(kLag1);
   const double at = rejection_rate([&](auto& e) { return correlated(e, rho); }, lag1_test);
-  const double below =
-      rejection_rate([&](auto& e) { return correlated(e, 0.7 * rho); }, lag1_test);
+  const double below = rejection_rate([&](auto& e) { return correlated(e, 0.7 * rho); }, lag1_test);
   std::cout << "lag-1: rho " << rho << ", rejection rate " << at << ", at 0.7 rho " << below
             << "\n";
   // The bound is for the correlation of u; erf of an AR(1) Gaussian has a

@@ -98,10 +98,9 @@ std::string rejected_list(const Outcome& o) {
 
 void draw(const std::filesystem::path& dir, Outcome& o, const RunReport& run,
           const std::string& verdict) {
-  const PictureCaption caption{
-      o.name, "d = " + shortest(o.delay) + ", f = " + shortest(o.factor) + ", n = " +
-                  std::to_string(o.analysis.n) + ", seed " + std::to_string(o.seed) + ": " +
-                  verdict};
+  const PictureCaption caption{o.name, "d = " + shortest(o.delay) + ", f = " + shortest(o.factor) +
+                                           ", n = " + std::to_string(o.analysis.n) + ", seed " +
+                                           std::to_string(o.seed) + ": " + verdict};
   o.ecdf_svg = "svg/" + file_stem(o.name) + "-ecdf.svg";
   o.histogram_svg = "svg/" + file_stem(o.name) + "-histogram.svg";
   write_file(dir / o.ecdf_svg, ecdf_svg(caption, o.analysis, run.ks_critical));
@@ -123,7 +122,8 @@ bool RunReport::passed() const {
 std::string file_stem(const std::string& name) {
   std::string out = name;
   for (char& c : out) {
-    const bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_';
+    const bool keep =
+        std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_';
     if (!keep) c = '_';
   }
   return out;
@@ -138,30 +138,29 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
   }
 
   const double per_test = per_test_alpha(run.family_size);
-  nlohmann::json json = {
-      {"seed", run.seed},
-      {"replay", "STATS_SEED=" + std::to_string(run.seed)},
-      {"n_per_cell", run.n},
-      {"family_alpha", kFamilyAlpha},
-      {"correction", "Holm step-down over every test of every grid cell"},
-      {"family_size", run.family_size},
-      {"bonferroni_per_test_alpha", per_test},
-      {"ks_critical_sqrt_n_d", run.ks_critical},
-      {"seconds", run.seconds},
-      {"passed", run.passed()},
-      {"cells", nlohmann::json::array()},
-      {"known_bad", nlohmann::json::array()}};
+  nlohmann::json json = {{"seed", run.seed},
+                         {"replay", "STATS_SEED=" + std::to_string(run.seed)},
+                         {"n_per_cell", run.n},
+                         {"family_alpha", kFamilyAlpha},
+                         {"correction", "Holm step-down over every test of every grid cell"},
+                         {"family_size", run.family_size},
+                         {"bonferroni_per_test_alpha", per_test},
+                         {"ks_critical_sqrt_n_d", run.ks_critical},
+                         {"seconds", run.seconds},
+                         {"passed", run.passed()},
+                         {"cells", nlohmann::json::array()},
+                         {"known_bad", nlohmann::json::array()}};
   for (const Outcome& o : run.cells) json["cells"].push_back(outcome_json(o));
   for (const Outcome& o : run.known_bad) json["known_bad"].push_back(outcome_json(o));
   write_file(dir / "results.json", json.dump(2) + "\n");
 
-  const std::size_t failing = static_cast<std::size_t>(
-      std::count_if(run.cells.begin(), run.cells.end(), [](const Outcome& o) { return o.failed(); }));
+  const std::size_t failing = static_cast<std::size_t>(std::count_if(
+      run.cells.begin(), run.cells.end(), [](const Outcome& o) { return o.failed(); }));
   std::string md;
   md += "# Jitter statistics: nightly report\n\n";
-  md += std::string("**") + (run.passed() ? "PASS" : "FAIL") + "**: " +
-        std::to_string(run.cells.size() - failing) + " of " + std::to_string(run.cells.size()) +
-        " cells pass";
+  md += std::string("**") + (run.passed() ? "PASS" : "FAIL") +
+        "**: " + std::to_string(run.cells.size() - failing) + " of " +
+        std::to_string(run.cells.size()) + " cells pass";
   if (!run.known_bad.empty()) {
     const auto caught = std::count_if(run.known_bad.begin(), run.known_bad.end(),
                                       [](const Outcome& o) { return o.failed(); });
@@ -169,21 +168,25 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
           " known-bad doubles rejected";
   }
   md += ".\n\n";
-  md += "- Seed: `" + std::to_string(run.seed) + "`. Replay: `STATS_SEED=" +
-        std::to_string(run.seed) + " ctest -L nightly` (or `stats_nightly --seed " +
-        std::to_string(run.seed) + "`).\n";
-  md += "- n = " + std::to_string(run.n) + " samples per cell; " +
-        std::to_string(run.family_size) + " tests in the family.\n";
-  md += "- Family-wise false-alarm rate <= 1e-6, Holm's step-down correction (the first step "
-        "is Bonferroni: p < " + p_text(per_test) + "). Known-bad doubles are outside the family.\n";
+  md += "- Seed: `" + std::to_string(run.seed) +
+        "`. Replay: `STATS_SEED=" + std::to_string(run.seed) +
+        " ctest -L nightly` (or `stats_nightly --seed " + std::to_string(run.seed) + "`).\n";
+  md += "- n = " + std::to_string(run.n) + " samples per cell; " + std::to_string(run.family_size) +
+        " tests in the family.\n";
+  md +=
+      "- Family-wise false-alarm rate <= 1e-6, Holm's step-down correction (the first step "
+      "is Bonferroni: p < " +
+      p_text(per_test) + "). Known-bad doubles are outside the family.\n";
   md += "- KS acceptance band: sqrt(n)·D <= " + shortest(std::round(run.ks_critical * 1e4) / 1e4) +
         ".\n";
   md += "- Took " + std::to_string(static_cast<long long>(std::lround(run.seconds))) + " s.\n\n";
-  md += "u = (jittered / d − 1) / f must be Uniform[−1, 1) and independent; every picture "
-        "plots u. The ECDF picture's lower panel shows ECDF − CDF against the KS band; the "
-        "histogram's lower panel shows each bin's standardized residual.\n\n";
-  md += "## Grid\n\n| cell | d | range | smallest p | rejected by | pictures |\n"
-        "| --- | --- | --- | --- | --- | --- |\n";
+  md +=
+      "u = (jittered / d − 1) / f must be Uniform[−1, 1) and independent; every picture "
+      "plots u. The ECDF picture's lower panel shows ECDF − CDF against the KS band; the "
+      "histogram's lower panel shows each bin's standardized residual.\n\n";
+  md +=
+      "## Grid\n\n| cell | d | range | smallest p | rejected by | pictures |\n"
+      "| --- | --- | --- | --- | --- | --- |\n";
   for (const Outcome& o : run.cells) {
     md += "| " + o.name + " | " + shortest(o.delay) + " | " +
           (o.range.ok() ? "ok" : std::to_string(o.range.outside) + " outside") + " | " +
@@ -191,11 +194,12 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
           o.histogram_svg + ") |\n";
   }
   if (!run.known_bad.empty()) {
-    md += "\n## Known-bad doubles (each must be rejected)\n\n"
-          "| double | bug | rejected by | pictures |\n| --- | --- | --- | --- |\n";
+    md +=
+        "\n## Known-bad doubles (each must be rejected)\n\n"
+        "| double | bug | rejected by | pictures |\n| --- | --- | --- | --- |\n";
     for (const Outcome& o : run.known_bad) {
-      md += "| " + o.name + " | " + cell_text(o.description) + " | " + rejected_list(o) + " | [ECDF](" +
-            o.ecdf_svg + ") [histogram](" + o.histogram_svg + ") |\n";
+      md += "| " + o.name + " | " + cell_text(o.description) + " | " + rejected_list(o) +
+            " | [ECDF](" + o.ecdf_svg + ") [histogram](" + o.histogram_svg + ") |\n";
     }
   }
   const std::filesystem::path summary = dir / "summary.md";

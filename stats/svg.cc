@@ -85,8 +85,7 @@ class Svg {
 
   // Frame, grid lines and tick labels for a panel.
   void axes(const Panel& p, const std::vector<double>& xticks, const std::vector<double>& yticks,
-            const std::string& xlabel, const std::string& ylabel,
-            const char* yformat = "%.3g") {
+            const std::string& xlabel, const std::string& ylabel, const char* yformat = "%.3g") {
     for (const double t : xticks) {
       line(p.x(t), p.top, p.x(t), p.top + p.height, "stroke=\"#e4e4e4\"");
       text(p.x(t), p.top + p.height + 15, number(t, "%.3g"), "middle");
@@ -155,7 +154,8 @@ std::string ecdf_svg(const PictureCaption& caption, const Analysis& analysis, do
   svg.line(top.x(-1), top.y(0), top.x(1), top.y(1),
            "stroke=\"#555\" stroke-width=\"1.5\" stroke-dasharray=\"6,4\"");
   svg.polyline(ecdf, "stroke=\"#d62728\" stroke-width=\"1.5\"");
-  svg.line(top.left + 12, top.top + 16, top.left + 40, top.top + 16, "stroke=\"#d62728\" stroke-width=\"2\"");
+  svg.line(top.left + 12, top.top + 16, top.left + 40, top.top + 16,
+           "stroke=\"#d62728\" stroke-width=\"2\"");
   svg.text(top.left + 46, top.top + 20, "ECDF of u");
   svg.line(top.left + 12, top.top + 34, top.left + 40, top.top + 34,
            "stroke=\"#555\" stroke-width=\"1.5\" stroke-dasharray=\"6,4\"");
@@ -170,8 +170,10 @@ std::string ecdf_svg(const PictureCaption& caption, const Analysis& analysis, do
   svg.axes(bottom, ticks(-1, 1, 8), ticks(-limit, limit, 4), "u", "ECDF − CDF", "%.2g");
   svg.rect(bottom.x(-1), bottom.y(band), bottom.width, bottom.y(-band) - bottom.y(band),
            "fill=\"#deebf7\"");
-  svg.line(bottom.x(-1), bottom.y(band), bottom.x(1), bottom.y(band), "stroke=\"#3182bd\" stroke-dasharray=\"4,3\"");
-  svg.line(bottom.x(-1), bottom.y(-band), bottom.x(1), bottom.y(-band), "stroke=\"#3182bd\" stroke-dasharray=\"4,3\"");
+  svg.line(bottom.x(-1), bottom.y(band), bottom.x(1), bottom.y(band),
+           "stroke=\"#3182bd\" stroke-dasharray=\"4,3\"");
+  svg.line(bottom.x(-1), bottom.y(-band), bottom.x(1), bottom.y(-band),
+           "stroke=\"#3182bd\" stroke-dasharray=\"4,3\"");
   svg.line(bottom.x(-1), bottom.y(0), bottom.x(1), bottom.y(0), "stroke=\"#555\"");
   std::vector<std::pair<double, double>> deviation;
   for (std::size_t i = 0; i < data.ecdf_x.size(); ++i) {
@@ -185,7 +187,8 @@ std::string ecdf_svg(const PictureCaption& caption, const Analysis& analysis, do
     if (std::abs(data.ecdf_x[i] - at) < std::abs(data.ecdf_x[nearest] - at)) nearest = i;
   }
   const double sign = data.ecdf_minus_cdf[nearest] < 0 ? -1.0 : 1.0;
-  svg.circle(bottom.x(at), bottom.y(sign * data.ks_d), 4, "fill=\"none\" stroke=\"#000\" stroke-width=\"1.5\"");
+  svg.circle(bottom.x(at), bottom.y(sign * data.ks_d), 4,
+             "fill=\"none\" stroke=\"#000\" stroke-width=\"1.5\"");
   const TestResult& ks = analysis.test(kKolmogorovSmirnov);
   svg.text(bottom.left + 8, bottom.top + 16,
            "D = " + number(data.ks_d) + " at u = " + number(at, "%.3f") + ",  sqrt(n)·D = " +
@@ -238,15 +241,15 @@ std::string histogram_svg(const PictureCaption& caption, const Analysis& analysi
   }
   const double limit = round_up(1.1 * worst);
   const Panel bottom{80, 380, 640, 170, -1.0, 1.0, -limit, limit};
-  svg.axes(bottom, ticks(-1, 1, 8), ticks(-limit, limit, 4), "u", "(count − expected) / σ",
-           "%.3g");
+  svg.axes(bottom, ticks(-1, 1, 8), ticks(-limit, limit, 4), "u", "(count − expected) / σ", "%.3g");
   svg.rect(bottom.x(-1), bottom.y(4), bottom.width, bottom.y(-4) - bottom.y(4), "fill=\"#f0f0f0\"");
   svg.line(bottom.x(-1), bottom.y(0), bottom.x(1), bottom.y(0), "stroke=\"#555\"");
   for (std::size_t i = 0; i < residuals.size(); ++i) {
     const double r = residuals[i];
     const double x = bottom.left + width * (static_cast<double>(i) + 0.5);
-    svg.line(x, bottom.y(0), x, bottom.y(r), std::abs(r) > 4 ? "stroke=\"#d62728\" stroke-width=\"3\""
-                                                             : "stroke=\"#3182bd\" stroke-width=\"3\"");
+    svg.line(x, bottom.y(0), x, bottom.y(r),
+             std::abs(r) > 4 ? "stroke=\"#d62728\" stroke-width=\"3\""
+                             : "stroke=\"#3182bd\" stroke-width=\"3\"");
   }
   svg.text(bottom.left + 8, bottom.top + 14, "grey: ±4σ, σ = " + number(sigma, "%.4g") + " per bin",
            "start", "fill=\"#666\"");

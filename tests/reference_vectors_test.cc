@@ -51,16 +51,20 @@ TEST(RubyReferenceVectors, AllFiveHundredAgreeBitForBit) {
     std::string where = "id ";
     where += std::to_string(id);
     if (!actual) {
-      mismatches.push_back(where.append(": unreadable answer (").append(why).append("): ")
-                               .append(answer));
+      mismatches.push_back(
+          where.append(": unreadable answer (").append(why).append("): ").append(answer));
       continue;
     }
     if (actual->id != vector.at("id")) {
       mismatches.push_back(where + ": answer echoed id " + actual->id.dump());
     }
     if (const auto diff = difference(*expected, *actual)) {
-      mismatches.push_back(where.append(": ").append(*diff).append("\n    request ")
-                               .append(line).append("\n    answer  ").append(answer));
+      mismatches.push_back(where.append(": ")
+                               .append(*diff)
+                               .append("\n    request ")
+                               .append(line)
+                               .append("\n    answer  ")
+                               .append(answer));
     }
   }
   EXPECT_EQ(ids.size(), 500U) << "ids are not distinct";
@@ -82,8 +86,7 @@ TEST(RubyReferenceVectors, JsonReaderRoundsEveryNumberCorrectly) {
          it != std::sregex_iterator(); ++it) {
       const std::string token = it->str();
       double exact = 0.0;
-      const auto result =
-          std::from_chars(token.data(), token.data() + token.size(), exact);
+      const auto result = std::from_chars(token.data(), token.data() + token.size(), exact);
       ASSERT_EQ(result.ec, std::errc{}) << token;
       const std::optional<double> read = wire_number(json::parse(token));
       ASSERT_TRUE(read) << token;

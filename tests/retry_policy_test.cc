@@ -32,8 +32,7 @@ std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
 std::uint64_t bits(Seconds x) { return bits(x.count()); }
 
 // Bitwise equality of a list of delays, reporting the first difference.
-void ExpectBitsEqual(const std::vector<Seconds>& actual,
-                     const std::vector<double>& expected) {
+void ExpectBitsEqual(const std::vector<Seconds>& actual, const std::vector<double>& expected) {
   ASSERT_EQ(actual.size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
     EXPECT_EQ(bits(actual[i]), bits(expected[i]))
@@ -71,8 +70,8 @@ TEST(Schedule, ExponentialWithCap) {
 
 TEST(Schedule, CapAppliesToEachEntryNotTheRunningValue) {
   // Capping the running value would give [30, 15, 7.5, 3.75, 1.875].
-  const RetryPolicy policy({.max_attempts = 6, .initial_delay = 100s,
-                            .multiplier = 0.5, .max_delay = 30s});
+  const RetryPolicy policy(
+      {.max_attempts = 6, .initial_delay = 100s, .multiplier = 0.5, .max_delay = 30s});
   ExpectBitsEqual(policy.schedule(), {30.0, 30.0, 25.0, 12.5, 6.25});
 }
 
@@ -108,8 +107,8 @@ TEST(Schedule, NegativeZeroKeepsItsSign) {
 }
 
 TEST(Schedule, RefusesMoreThanTheDocumentedLimit) {
-  const RetryPolicy at_limit({.max_attempts = RetryPolicy::kMaxScheduleLength + 1,
-                              .initial_delay = 1s, .max_delay = 2s});
+  const RetryPolicy at_limit(
+      {.max_attempts = RetryPolicy::kMaxScheduleLength + 1, .initial_delay = 1s, .max_delay = 2s});
   EXPECT_EQ(at_limit.delays().size(), RetryPolicy::kMaxScheduleLength);
   // Exactly the limit is allowed (128 MiB); the limit itself is the
   // documented 2^24, pinned so that changing it fails here.
@@ -121,8 +120,8 @@ TEST(Schedule, RefusesMoreThanTheDocumentedLimit) {
 }
 
 TEST(Delays, LazyRangeMatchesScheduleBitForBit) {
-  const RetryPolicy policy({.max_attempts = 1200, .initial_delay = 3.7e-3s,
-                            .multiplier = 1.7, .max_delay = 1e200s});
+  const RetryPolicy policy(
+      {.max_attempts = 1200, .initial_delay = 3.7e-3s, .multiplier = 1.7, .max_delay = 1e200s});
   const std::vector<Seconds> schedule = policy.schedule();
   std::size_t i = 0;
   for (const Seconds delay : policy.delays()) {
@@ -208,8 +207,11 @@ TEST(Copies, GiveUpAfterAndWithJitterChangeOneFieldOnly) {
 }
 
 TEST(Copies, DifferingInOneFieldIsUnequal) {
-  const RetryPolicy::Options base{.max_attempts = 3, .initial_delay = 1s, .multiplier = 2.0,
-                                  .max_delay = 10s, .jitter_factor = 0.1,
+  const RetryPolicy::Options base{.max_attempts = 3,
+                                  .initial_delay = 1s,
+                                  .multiplier = 2.0,
+                                  .max_delay = 10s,
+                                  .jitter_factor = 0.1,
                                   .max_message_age = 60s};
   EXPECT_EQ(RetryPolicy(base), RetryPolicy(base));
   std::vector<RetryPolicy::Options> changed(6, base);
@@ -258,16 +260,20 @@ TEST(Validation, ConstructorNamesTheParameterAndTheValue) {
 }
 
 TEST(Validation, BoundariesAreAccepted) {
-  EXPECT_NO_THROW(RetryPolicy({.max_attempts = 1, .initial_delay = 0s, .multiplier = 0.0,
-                               .max_delay = 0s, .jitter_factor = 0.0, .max_message_age = 0s}));
-  EXPECT_NO_THROW(RetryPolicy({.initial_delay = Seconds{std::numeric_limits<double>::max()},
-                               .jitter_factor = 1.0}));
-  EXPECT_NO_THROW(RetryPolicy({.initial_delay = Seconds{std::numeric_limits<double>::denorm_min()}}));
+  EXPECT_NO_THROW(RetryPolicy({.max_attempts = 1,
+                               .initial_delay = 0s,
+                               .multiplier = 0.0,
+                               .max_delay = 0s,
+                               .jitter_factor = 0.0,
+                               .max_message_age = 0s}));
+  EXPECT_NO_THROW(RetryPolicy(
+      {.initial_delay = Seconds{std::numeric_limits<double>::max()}, .jitter_factor = 1.0}));
+  EXPECT_NO_THROW(
+      RetryPolicy({.initial_delay = Seconds{std::numeric_limits<double>::denorm_min()}}));
 }
 
 TEST(Validation, FactoriesAndCopiesValidateToo) {
-  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy::fixed(0, 1s); }),
-              HasSubstr("max_attempts"));
+  EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy::fixed(0, 1s); }), HasSubstr("max_attempts"));
   EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy::exponential(3, -1s); }),
               HasSubstr("initial_delay"));
   EXPECT_THAT(InvalidArgumentMessage([] { RetryPolicy::none().give_up_after(Seconds{kNaN}); }),
@@ -335,8 +341,11 @@ TEST(NextDelay, DefaultAgeIsZero) {
 }
 
 TEST(NextDelay, UnjitteredIsTheScheduleEntry) {
-  const RetryPolicy policy({.max_attempts = 40, .initial_delay = 0.3s, .multiplier = 1.3,
-                            .max_delay = 200s, .jitter_factor = 0.5});
+  const RetryPolicy policy({.max_attempts = 40,
+                            .initial_delay = 0.3s,
+                            .multiplier = 1.3,
+                            .max_delay = 200s,
+                            .jitter_factor = 0.5});
   const std::vector<Seconds> schedule = policy.schedule();
   for (std::int64_t attempt = 1; attempt < 40; ++attempt) {
     EXPECT_EQ(bits(*policy.next_delay(attempt, 0s, Jitter::off)),
@@ -346,8 +355,8 @@ TEST(NextDelay, UnjitteredIsTheScheduleEntry) {
 }
 
 TEST(NextDelay, InfinityIsAnAnswerWithoutACap) {
-  const RetryPolicy policy({.max_attempts = 2000, .initial_delay = 1s, .multiplier = 2.0,
-                            .jitter_factor = 0.5});
+  const RetryPolicy policy(
+      {.max_attempts = 2000, .initial_delay = 1s, .multiplier = 2.0, .jitter_factor = 0.5});
   EXPECT_EQ(bits(*policy.next_delay(1500, 0s, Jitter::off)), bits(kInf));
   EXPECT_EQ(bits(*policy.next_delay(1500, 0s, RubyRandom(1))), bits(kInf));
 }
@@ -414,8 +423,8 @@ TEST(FastPath, EarlyExitsKeepThePlainLoopsBits) {
       RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 1s, .multiplier = 1 + 1e-17}),
       RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 3s, .multiplier = 1 + 1e-9}),
       RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 1e300s, .multiplier = 1e10}),
-      RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 100s, .multiplier = 0.9,
-                   .max_delay = 30s}),
+      RetryPolicy(
+          {.max_attempts = 1'000'001, .initial_delay = 100s, .multiplier = 0.9, .max_delay = 30s}),
       RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 7s, .multiplier = -0.0}),
       RetryPolicy({.max_attempts = 1'000'001, .initial_delay = 1e-310s, .multiplier = 0.75}),
   };
@@ -433,30 +442,36 @@ TEST(FastPath, EarlyExitsKeepThePlainLoopsBits) {
 TEST(FastPath, NegativeZeroMultiplierSettlesByParity) {
   // Without the parity rule the zero would be walked 10^12 times (about 12
   // minutes a call), which the ctest timeout turns into a failure.
-  const RetryPolicy policy({.max_attempts = 2'000'000'000'000, .initial_delay = 7s,
-                            .multiplier = -0.0, .max_delay = 30s});
+  const RetryPolicy policy({.max_attempts = 2'000'000'000'000,
+                            .initial_delay = 7s,
+                            .multiplier = -0.0,
+                            .max_delay = 30s});
   // Attempt k multiplies k - 1 times: an odd count of -0.0 factors is -0.0.
   EXPECT_EQ(bits(*policy.next_delay(1'000'000'000'000, 0s, Jitter::off)), bits(-0.0));
   EXPECT_EQ(bits(*policy.next_delay(1'000'000'000'001, 0s, Jitter::off)), bits(0.0));
   // A positive multiplier keeps the sign of a zero.
-  const RetryPolicy negative_zero({.max_attempts = 2'000'000'000'000,
-                                   .initial_delay = Seconds{-0.0}, .multiplier = 3.0});
+  const RetryPolicy negative_zero(
+      {.max_attempts = 2'000'000'000'000, .initial_delay = Seconds{-0.0}, .multiplier = 3.0});
   EXPECT_EQ(bits(*negative_zero.next_delay(1'000'000'000'001, 0s, Jitter::off)), bits(-0.0));
 }
 
 TEST(FastPath, CappedSlowMultiplierAnswersAtOnce) {
   // Above the cap from the start with multiplier 1 + 1e-9: the early exit
   // stops at once; without it, 10^12 steps run into the ctest timeout.
-  const RetryPolicy policy({.max_attempts = 2'000'000'000'000, .initial_delay = 60s,
-                            .multiplier = 1 + 1e-9, .max_delay = 30s});
+  const RetryPolicy policy({.max_attempts = 2'000'000'000'000,
+                            .initial_delay = 60s,
+                            .multiplier = 1 + 1e-9,
+                            .max_delay = 30s});
   EXPECT_EQ(bits(*policy.next_delay(1'000'000'000'000, 0s, Jitter::off)), bits(30.0));
 }
 
 TEST(FastPath, CappedPolicyAnswersAttemptOneBillionAtOnce) {
   // A timed test would be flaky; this one would take seconds of looping
   // without the early exit and is bounded by ctest's timeout otherwise.
-  const RetryPolicy policy({.max_attempts = 2'000'000'000, .initial_delay = 0.5s,
-                            .max_delay = 30s, .jitter_factor = 0.2});
+  const RetryPolicy policy({.max_attempts = 2'000'000'000,
+                            .initial_delay = 0.5s,
+                            .max_delay = 30s,
+                            .jitter_factor = 0.2});
   for (int i = 0; i < 1000; ++i) {
     ASSERT_EQ(bits(*policy.next_delay(1'000'000'000, 0s, Jitter::off)), bits(30.0));
   }
@@ -470,8 +485,8 @@ TEST(Jitter, ReferenceExamples) {
   EXPECT_EQ(bits(policy.jittered_with_draw(1.5s, 0.0)), bits(1.2000000000000002));
   const RetryPolicy exp = RetryPolicy::exponential(5, 0.5s);
   RubyRandom rand(42);
-  const std::vector<double> want = {0.4749080237694725, 1.1802857225639665,
-                                    2.1855951534491243, 4.157853574715259};
+  const std::vector<double> want = {0.4749080237694725, 1.1802857225639665, 2.1855951534491243,
+                                    4.157853574715259};
   for (std::int64_t attempt = 1; attempt <= 4; ++attempt) {
     EXPECT_EQ(bits(*exp.next_delay(attempt, 0s, rand)),
               bits(want[static_cast<std::size_t>(attempt - 1)]));
@@ -531,8 +546,8 @@ TEST(Jitter, ExtremeDrawsReachTheEdgesOfTheRange) {
 }
 
 TEST(Jitter, JitterIsAppliedAfterTheCap) {
-  const RetryPolicy policy({.max_attempts = 10, .initial_delay = 1s, .max_delay = 4s,
-                            .jitter_factor = 0.5});
+  const RetryPolicy policy(
+      {.max_attempts = 10, .initial_delay = 1s, .max_delay = 4s, .jitter_factor = 0.5});
   EXPECT_EQ(bits(*policy.next_delay(9, 0s, [] { return 0.0; })), bits(2.0));
   EXPECT_EQ(bits(*policy.next_delay(9, 0s, [] { return 0.75; })), bits(5.0));
 }
@@ -548,7 +563,8 @@ TEST(DefaultSource, DrawsAreInTheUnitIntervalAndReseedable) {
     first.push_back(r);
   }
   DefaultSource::seed_this_thread(99);
-  for (int i = 0; i < 1000; ++i) ASSERT_EQ(bits(source()), bits(first[static_cast<std::size_t>(i)]));
+  for (int i = 0; i < 1000; ++i)
+    ASSERT_EQ(bits(source()), bits(first[static_cast<std::size_t>(i)]));
 }
 
 TEST(DefaultSource, NextDelayDrawsFromTheThreadsEngine) {
