@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -30,9 +31,9 @@ double uniform_cdf(double x) { return std::clamp((x + 1.0) / 2.0, 0.0, 1.0); }
 // Equal bins over [−1, 1); a value outside (which the range check reports)
 // counts in the nearest end bin. Clamped before the cast, which is undefined
 // for infinities.
-int bin_of(double x, int bins) {
+std::size_t bin_of(double x, int bins) {
   const double position = std::floor((x + 1.0) / 2.0 * bins);
-  return static_cast<int>(std::clamp(position, 0.0, static_cast<double>(bins - 1)));
+  return static_cast<std::size_t>(std::clamp(position, 0.0, static_cast<double>(bins - 1)));
 }
 
 double two_sided_normal_p(double z) {
@@ -124,7 +125,8 @@ TestResult mirror(const std::vector<double>& sorted) {
     const double v = std::min(va, vb);
     while (ia < m && *a == v) ++a, ++ia;
     while (ib < k && -*(b - 1) == v) --b, ++ib;
-    d = std::max(d, std::abs(static_cast<double>(ia) / m - static_cast<double>(ib) / k));
+    d = std::max(d, std::abs(static_cast<double>(ia) / static_cast<double>(m) -
+                             static_cast<double>(ib) / static_cast<double>(k)));
   }
   const double effective =
       static_cast<double>(m) * static_cast<double>(k) / static_cast<double>(m + k);
@@ -192,8 +194,8 @@ void draw_pictures(const std::vector<double>& sorted, PictureData& picture) {
   const double n = static_cast<double>(sorted.size());
   picture.ecdf_x.resize(kEcdfPoints);
   picture.ecdf_minus_cdf.resize(kEcdfPoints);
-  for (int i = 0; i < kEcdfPoints; ++i) {
-    const double x = -1.0 + 2.0 * i / (kEcdfPoints - 1);
+  for (std::size_t i = 0; i < kEcdfPoints; ++i) {
+    const double x = -1.0 + 2.0 * static_cast<double>(i) / (kEcdfPoints - 1);
     const auto below = std::upper_bound(sorted.begin(), sorted.end(), x) - sorted.begin();
     picture.ecdf_x[i] = x;
     picture.ecdf_minus_cdf[i] = static_cast<double>(below) / n - uniform_cdf(x);

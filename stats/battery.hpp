@@ -40,7 +40,7 @@ inline constexpr int kChiSquareBins = 1024;
 // 2^-39 (2^40 cells over [−1, 1)); see analyze() for the bound on chance.
 inline constexpr int kRepeatCellBits = 40;
 // The battery needs this many samples for its asymptotic p-values.
-inline constexpr std::size_t kMinimumSamples = 10 * kChiSquareBins;
+inline constexpr std::size_t kMinimumSamples = std::size_t{10} * std::size_t{kChiSquareBins};
 
 struct TestResult {
   std::string name;

@@ -113,11 +113,13 @@ std::vector<KnownBad> known_bad() {
                        {kRepeats, kChiSquare}, [](std::uint32_t seed) {
                          return Cycle{seed, 100000};
                        }));
-  all.push_back(source(
-      "low_bits_32", "32-bit draws, engine() / 2^32: one call of a 32-bit generator, not two",
-      {kRepeats}, [](std::uint32_t seed) {
-        return [engine = std::mt19937(seed)]() mutable { return engine() * 0x1.0p-32; };
-      }));
+  all.push_back(source("low_bits_32",
+                       "32-bit draws, engine() / 2^32: one call of a 32-bit generator, not two",
+                       {kRepeats}, [](std::uint32_t seed) {
+                         return [engine = std::mt19937(seed)]() mutable {
+                           return static_cast<double>(engine()) * 0x1.0p-32;
+                         };
+                       }));
   all.push_back(source("low_bits_24", "24-bit draws, a float: uniform_real_distribution<float>",
                        {kRepeats}, [](std::uint32_t seed) {
                          return [engine = std::mt19937(seed)]() mutable {

@@ -40,6 +40,13 @@ struct ScaledMatrix {
   int m = 0;
   std::vector<double> v;
   int exponent = 0;
+
+  // Indices stay int, as in the paper's C, because i - j + 1 goes negative.
+  double& at(int i, int j) { return v[index(i, j)]; }
+  double at(int i, int j) const { return v[index(i, j)]; }
+  std::size_t index(int i, int j) const {
+    return static_cast<std::size_t>(i) * static_cast<std::size_t>(m) + static_cast<std::size_t>(j);
+  }
 };
 
 ScaledMatrix multiply(const ScaledMatrix& a, const ScaledMatrix& b) {
@@ -47,17 +54,16 @@ ScaledMatrix multiply(const ScaledMatrix& a, const ScaledMatrix& b) {
   const int m = a.m;
   for (int i = 0; i < m; ++i) {
     for (int k = 0; k < m; ++k) {
-      const double aik = a.v[i * m + k];
+      const double aik = a.at(i, k);
       if (aik == 0.0) continue;
-      for (int j = 0; j < m; ++j) c.v[i * m + j] += aik * b.v[k * m + j];
+      for (int j = 0; j < m; ++j) c.at(i, j) += aik * b.at(k, j);
     }
   }
   return c;
 }
 
 void rescale(ScaledMatrix& a) {
-  const int centre = (a.m / 2) * a.m + a.m / 2;
-  if (a.v[centre] > 1e140) {
+  if (a.at(a.m / 2, a.m / 2) > 1e140) {
     for (double& x : a.v) x *= 1e-140;
     a.exponent += 140;
   }
@@ -107,24 +113,25 @@ double kolmogorov_smirnov_cdf(int n, double d) {
   const int k = static_cast<int>(n * d) + 1;
   const int m = 2 * k - 1;
   const double h = k - n * d;
-  ScaledMatrix hm{m, std::vector<double>(static_cast<std::size_t>(m) * m), 0};
+  ScaledMatrix hm{m, std::vector<double>(static_cast<std::size_t>(m) * static_cast<std::size_t>(m)),
+                  0};
   for (int i = 0; i < m; ++i) {
-    for (int j = 0; j < m; ++j) hm.v[i * m + j] = (i - j + 1 < 0) ? 0.0 : 1.0;
+    for (int j = 0; j < m; ++j) hm.at(i, j) = (i - j + 1 < 0) ? 0.0 : 1.0;
   }
   for (int i = 0; i < m; ++i) {
-    hm.v[i * m] -= std::pow(h, i + 1);
-    hm.v[(m - 1) * m + i] -= std::pow(h, m - i);
+    hm.at(i, 0) -= std::pow(h, i + 1);
+    hm.at(m - 1, i) -= std::pow(h, m - i);
   }
-  hm.v[(m - 1) * m] += (2 * h - 1 > 0 ? std::pow(2 * h - 1, m) : 0.0);
+  hm.at(m - 1, 0) += (2 * h - 1 > 0 ? std::pow(2 * h - 1, m) : 0.0);
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < m; ++j) {
       if (i - j + 1 > 0) {
-        for (int g = 1; g <= i - j + 1; ++g) hm.v[i * m + j] /= g;
+        for (int g = 1; g <= i - j + 1; ++g) hm.at(i, j) /= g;
       }
     }
   }
   const ScaledMatrix q = power(hm, n);
-  double s = q.v[(k - 1) * m + k - 1];
+  double s = q.at(k - 1, k - 1);
   int exponent = q.exponent;
   for (int i = 1; i <= n; ++i) {
     s = s * i / n;

@@ -223,8 +223,8 @@ std::string histogram_svg(const PictureCaption& caption, const Analysis& analysi
   const double width = top.width / bins;
   for (std::size_t i = 0; i < data.histogram.size(); ++i) {
     const double count = static_cast<double>(data.histogram[i]);
-    svg.rect(top.left + width * i + 0.5, top.y(count), width - 1.0, top.y(0) - top.y(count),
-             "fill=\"#6baed6\"");
+    svg.rect(top.left + width * static_cast<double>(i) + 0.5, top.y(count), width - 1.0,
+             top.y(0) - top.y(count), "fill=\"#6baed6\"");
   }
   svg.line(top.x(-1), top.y(expected), top.x(1), top.y(expected),
            "stroke=\"#d62728\" stroke-width=\"1.5\" stroke-dasharray=\"6,4\"");
