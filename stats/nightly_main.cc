@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <iostream>
 #include <mutex>
@@ -56,9 +57,7 @@ struct Job {
   std::function<JitterSample(std::size_t)> sample;
 };
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{"Nightly statistical test of jitter: uniform, symmetric, independent"};
   std::uint64_t seed = 0;
   std::size_t n = kNightlySamples;
@@ -191,4 +190,17 @@ int main(int argc, char** argv) {
   std::cerr << "stats_nightly: report in " << std::filesystem::absolute(report_dir).string()
             << "\n";
   return run.passed() ? 0 : 1;
+}
+
+}  // namespace
+
+// A bad --only regex or an unwritable --report-dir is the user's to fix: say
+// so in one line, not with std::terminate's abort.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "stats_nightly: " << e.what() << "\n";
+    return 2;
+  }
 }

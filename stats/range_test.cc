@@ -70,7 +70,10 @@ TEST(Range, RoundingOfUStaysWithinTheStatedBound) {
     double worst = 0.0;
     for (int i = 0; i < 20000; ++i) {
       double r = static_cast<double>(engine() >> 11U) * 0x1.0p-53;
-      if (i < 64) r = (i % 3) * 0.5 + (i % 3 == 2 ? -0x1.0p-53 : 0x1.0p-53) * (i / 3);
+      if (i < 64) {
+        const int steps = i / 3;  // r near 0, 0.5 and 1, a few ulps either side
+        r = (i % 3) * 0.5 + (i % 3 == 2 ? -0x1.0p-53 : 0x1.0p-53) * steps;
+      }
       if (!(r >= 0.0 && r < 1.0)) continue;
       const double j = p.jittered_with_draw(Seconds{d}, r).count();
       const double u = (j / d - 1) / cell.factor;

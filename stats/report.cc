@@ -202,7 +202,7 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
             " | [ECDF](" + o.ecdf_svg + ") [histogram](" + o.histogram_svg + ") |\n";
     }
   }
-  const std::filesystem::path summary = dir / "summary.md";
+  std::filesystem::path summary = dir / "summary.md";
   write_file(summary, md);
   return summary;
 }
