@@ -455,14 +455,31 @@ TEST(FastPath, NegativeZeroMultiplierSettlesByParity) {
   EXPECT_EQ(bits(*negative_zero.next_delay(1'000'000'000'001, 0s, Jitter::off)), bits(-0.0));
 }
 
+TEST(FastPath, NegativeZeroParityHoldsAtTheLargestAttempts) {
+  // The parity is of the steps left, attempt - entry, which cannot overflow;
+  // attempt + entry has the same parity on paper but wraps past INT64_MAX,
+  // and a negative odd number % 2 is -1, not 1.
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  const RetryPolicy policy(
+      {.max_attempts = kMax, .initial_delay = 7s, .multiplier = -0.0, .max_delay = 30s});
+  // Attempt k has k - 1 factors of -0.0: even is +0.0, odd is -0.0.
+  EXPECT_EQ(bits(*policy.next_delay(kMax - 3, 0s, Jitter::off)), bits(-0.0));
+  EXPECT_EQ(bits(*policy.next_delay(kMax - 2, 0s, Jitter::off)), bits(0.0));
+  EXPECT_EQ(bits(*policy.next_delay(kMax - 1, 0s, Jitter::off)), bits(-0.0));
+}
+
 TEST(FastPath, CappedSlowMultiplierAnswersAtOnce) {
   // Above the cap from the start with multiplier 1 + 1e-9: the early exit
   // stops at once; without it, 10^12 steps run into the ctest timeout.
-  const RetryPolicy policy({.max_attempts = 2'000'000'000'000,
-                            .initial_delay = 60s,
-                            .multiplier = 1 + 1e-9,
-                            .max_delay = 30s});
-  EXPECT_EQ(bits(*policy.next_delay(1'000'000'000'000, 0s, Jitter::off)), bits(30.0));
+  // Caps below one second too, since "a cap exists" is cap > 0, not cap > 1.
+  for (const double cap : {30.0, 0.5, 1e-300}) {
+    SCOPED_TRACE(cap);
+    const RetryPolicy policy({.max_attempts = 2'000'000'000'000,
+                              .initial_delay = Seconds{2 * cap},
+                              .multiplier = 1 + 1e-9,
+                              .max_delay = Seconds{cap}});
+    EXPECT_EQ(bits(*policy.next_delay(1'000'000'000'000, 0s, Jitter::off)), bits(cap));
+  }
 }
 
 TEST(FastPath, CappedPolicyAnswersAttemptOneBillionAtOnce) {
