@@ -5,6 +5,9 @@
 #include <limits>
 #include <string_view>
 
+#include "acemq/model/contract.hpp"
+#include "acemq/model/edge_values.hpp"
+#include "acemq/model/unit_interval.hpp"
 #include "protocol.hpp"
 #include "wire.hpp"
 
@@ -14,8 +17,6 @@ namespace {
 using nlohmann::ordered_json;
 
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
-constexpr double kOneMinusUlp = 0.99999999999999989;  // 1 - 2^-53, the largest draw
-constexpr double kHalfUlpDraw = 0x1p-53;              // the smallest non-zero draw
 // The reference's backoff walks every step; 5000 keeps one Ruby answer quick.
 constexpr std::int64_t kReferenceMaxAttempt = 5000;
 
@@ -62,7 +63,7 @@ struct CaseGenerator::PolicyParameters {
 CaseGenerator::CaseGenerator(std::uint64_t seed, Profile profile)
     : engine_(seed), profile_(profile) {}
 
-double CaseGenerator::uniform01() { return static_cast<double>(engine_() >> 11U) * 0x1p-53; }
+double CaseGenerator::uniform01() { return model::unit_interval_from_bits(engine_()); }
 
 std::uint64_t CaseGenerator::below(std::uint64_t n) {
   // Rejection keeps it exactly uniform; n is never 0 here.
@@ -146,9 +147,9 @@ double CaseGenerator::multiplier_value(bool for_replay) {
 double CaseGenerator::draw_value() {
   switch (pick({2, 1, 1, 1, 5, 0.5, 0.5})) {
     case 0: return 0.0;
-    case 1: return kHalfUlpDraw;
+    case 1: return model::edges::kSmallestPositiveDraw;
     case 2: return 0.5;
-    case 3: return kOneMinusUlp;
+    case 3: return model::edges::kLargestDraw;
     case 4: return uniform01();
     case 5: return next_down(0.5);
     default: return with_exponent(-1074 + 52, -60);
@@ -162,8 +163,8 @@ double CaseGenerator::jitter_factor_value() {
     case 2: return 0.2;
     case 3: return 0.5;
     case 4: return uniform01();
-    case 5: return kHalfUlpDraw;
-    default: return kOneMinusUlp;
+    case 5: return model::edges::kSmallestPositiveDraw;
+    default: return model::edges::kLargestDraw;
   }
 }
 
@@ -251,8 +252,9 @@ CaseGenerator::PolicyParameters CaseGenerator::policy_parameters(const std::stri
     case 6: p.max_delay = subnormal(); break;
     default: p.max_delay = with_exponent(990, 1023);
   }
-  p.jitter_factor = replay && chance(0.7) ? (chance(0.2) ? 1.0 : uniform01() + kHalfUlpDraw)
-                                          : jitter_factor_value();
+  p.jitter_factor = replay && chance(0.7)
+                        ? (chance(0.2) ? 1.0 : uniform01() + model::edges::kSmallestPositiveDraw)
+                        : jitter_factor_value();
   switch (pick({5, 2, 1, 0.5})) {
     case 0: p.max_message_age = 0.0; break;
     case 1: p.max_message_age = with_exponent(-10, 12); break;
@@ -263,7 +265,8 @@ CaseGenerator::PolicyParameters CaseGenerator::policy_parameters(const std::stri
   p.has[0] = true;  // max_attempts: the default 1 makes a dull policy
   if (chance(0.2)) p.give_up_after = chance(0.3) ? 0.0 : with_exponent(-10, 12);
   if (chance(replay && p.form != "exponential" ? 0.5 : 0.2)) {
-    p.with_jitter = replay ? uniform01() + kHalfUlpDraw : jitter_factor_value();
+    p.with_jitter =
+        replay ? uniform01() + model::edges::kSmallestPositiveDraw : jitter_factor_value();
   }
   // A factor of 0 never draws, which would make a replay say nothing about
   // draws; keep most replays jittered.
@@ -578,8 +581,7 @@ bool reference_agrees(const std::string& line) {
   if (!request.contains("r")) return true;
   const double r = wire_number(request.at("r")).value_or(0.5);
   const amqp::RetryPolicy policy = policy_from_json(request.at("policy"));
-  const double factor = 1 + (((r * 2) - 1) * policy.jitter_factor());
-  if (factor != 0.0) return true;
+  if (model::jitter_scale(policy.jitter_factor(), r) != 0.0) return true;
   if (op == "jittered") return wire_number(request.at("delay")) != HUGE_VAL;
   if (request.contains("jitter") && !request.at("jitter").get<bool>()) return true;
   nlohmann::json unjittered = request;

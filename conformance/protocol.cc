@@ -1,7 +1,6 @@
 #include "protocol.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -11,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "acemq/amqp/internal/walk.hpp"
 #include "acemq/amqp/ruby_random.hpp"
 #include "wire.hpp"
 
@@ -157,21 +157,14 @@ RetryPolicy base_policy(const json& p) {
   fail("policy.factory: must be \"none\", \"fixed\" or \"exponential\", got " + quote(*factory));
 }
 
-std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
-
-bool gives_up(const RetryPolicy& policy, std::int64_t attempt, double message_age) {
-  const double max_age = policy.max_message_age().count();
-  return attempt >= policy.max_attempts() || (max_age > 0.0 && message_age >= max_age);
-}
-
 // The core's next_delay with the protocol's cost limit in front; `where` is
 // put before messages ("calls[3] " in a replay).
 std::optional<double> next_delay(const RetryPolicy& policy, std::int64_t attempt,
                                  double message_age, const std::string& where, const auto& call) {
-  if (!gives_up(policy, attempt, message_age) && !settles_within_step_limit(policy, attempt)) {
+  if (!within_cost_limit(policy, attempt, message_age)) {
     fail(where + "attempt: " + std::to_string(attempt) +
          " needs more than 2^20 multiplications on this policy, which does not settle "
-         "(no cap passed, no fixed point) within 2^20 steps: the protocol's cost limit");
+         "(no cap passed, no zero, no fixed point) within 2^20 steps: the protocol's cost limit");
   }
   try {
     const std::optional<Seconds> delay = call();
@@ -334,22 +327,8 @@ RetryPolicy policy_from_json(const json& policy) {
   return result;
 }
 
-bool settles_within_step_limit(const RetryPolicy& policy, std::int64_t attempt) {
-  // Written without attempt - 1, which overflows for attempt INT64_MIN (the
-  // fuzzer found it); such an attempt is refused by the core anyway.
-  if (attempt <= kMaxSteps + 1) return true;
-  // The same exits as the core's loop, in the same order.
-  const double cap = policy.max_delay().count();
-  const double multiplier = policy.multiplier();
-  const bool cap_is_final = cap > 0.0 && multiplier >= 1.0;
-  double running = policy.initial_delay().count();
-  for (std::int64_t step = 0; step < kMaxSteps; ++step) {
-    if (cap_is_final && running > cap) return true;
-    const double next = running * multiplier;
-    if (bits(next) == bits(running)) return true;
-    running = next;
-  }
-  return false;
+bool within_cost_limit(const RetryPolicy& policy, std::int64_t attempt, double message_age) {
+  return amqp::internal::walk_multiplications(policy, attempt, message_age, kMaxSteps) <= kMaxSteps;
 }
 
 // The last fallback is a 12-character literal, inside std::string's inline

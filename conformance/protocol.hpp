@@ -35,10 +35,10 @@ inline constexpr int kMaxDepth = 32;
 inline constexpr std::int64_t kMaxScheduleEntries = std::int64_t{1} << 16;
 // A replay holds at most 256 calls.
 inline constexpr std::size_t kMaxReplayCalls = 256;
-// next_delay costs up to attempt - 1 multiplications. Above 2^20 of them the
-// protocol answers only if the running value settles within 2^20 steps (see
-// settles_within_step_limit); multiplier 1 + 1e-9 with no cap would otherwise
-// take about 7e11 steps, hours for one line.
+// next_delay costs up to attempt - 1 multiplications. The protocol answers a
+// call only if its answer rests on at most 2^20 of them (within_cost_limit);
+// multiplier 1 + 1e-9 with no cap would otherwise take about 7e11 steps,
+// hours for one line.
 inline constexpr std::int64_t kMaxSteps = std::int64_t{1} << 20;
 
 // A request that cannot be answered; what() names the field.
@@ -51,12 +51,12 @@ class ProtocolError : public std::runtime_error {
 // then give_up_after and with_jitter in that order. Throws ProtocolError.
 amqp::RetryPolicy policy_from_json(const nlohmann::json& policy);
 
-// Whether next_delay(attempt) on `policy` is within the protocol's cost
-// limit: attempt - 1 <= kMaxSteps, or the running value settles (passes a
-// cap it can never come back under, or reaches a value that multiplying
-// leaves bit-identical) within kMaxSteps steps. Mirrors the core's early
-// exits, so a settled policy costs the core at most kMaxSteps steps too.
-bool settles_within_step_limit(const amqp::RetryPolicy& policy, std::int64_t attempt);
+// Whether next_delay(attempt, message_age) on `policy` is within the
+// protocol's cost limit: it gives up, or the core's walk needs at most
+// kMaxSteps multiplications (amqp::internal::walk_multiplications, which
+// walks the core's own early exits), so every call the core answers at once
+// is answered, and none costs more than kMaxSteps steps.
+bool within_cost_limit(const amqp::RetryPolicy& policy, std::int64_t attempt, double message_age);
 
 // The answer to one request line (without its newline). Never throws.
 // NOLINTNEXTLINE(bugprone-exception-escape): see the definition.

@@ -1,6 +1,5 @@
 // The protocol library's own rules: wire numbers, errors that name the
 // field, the limits, and the promise that no line breaks answer_line.
-#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "acemq/model/bits.hpp"
 #include "answer.hpp"
 #include "protocol.hpp"
 #include "wire.hpp"
@@ -25,7 +25,7 @@ namespace {
 
 using nlohmann::json;
 
-std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
+using model::bits_of;
 
 TEST(WireNumbers, ShortestRoundTripWithAFractionOrExponent) {
   EXPECT_EQ(format_number(1.0), "1.0");
@@ -46,7 +46,7 @@ TEST(WireNumbers, ReadBackToTheSameBits) {
                          2.2250738585072014e-308}) {
     const std::optional<double> back = wire_number(json::parse(format_number(x)));
     ASSERT_TRUE(back);
-    EXPECT_EQ(bits(*back), bits(x)) << format_number(x);
+    EXPECT_EQ(bits_of(*back), bits_of(x)) << format_number(x);
   }
   EXPECT_EQ(wire_number(json("Infinity")), HUGE_VAL);
   EXPECT_TRUE(std::isnan(*wire_number(json("NaN"))));
@@ -58,13 +58,13 @@ TEST(WireNumbers, ReadBackToTheSameBits) {
 TEST(WireNumbers, CommandLineDecimalsRoundOnce) {
   // CLI11 reads floats with strtold and a cast, rounding twice; this reader
   // must give strtod's single correct rounding.
-  EXPECT_EQ(bits(*parse_decimal("0.1")), bits(0.1));
-  EXPECT_EQ(bits(*parse_decimal("+2")), bits(2.0));
-  EXPECT_EQ(bits(*parse_decimal("9007199254740993")), bits(9007199254740992.0));
+  EXPECT_EQ(bits_of(*parse_decimal("0.1")), bits_of(0.1));
+  EXPECT_EQ(bits_of(*parse_decimal("+2")), bits_of(2.0));
+  EXPECT_EQ(bits_of(*parse_decimal("9007199254740993")), bits_of(9007199254740992.0));
   // Just above the midpoint between 1 and the next double: strtold lands on
   // the midpoint itself (it is a long double), and the cast then rounds to
   // even, 1.0; one correct rounding gives 1 + 2^-52.
-  EXPECT_EQ(bits(*parse_decimal("1.00000000000000011102231")), bits(1.0000000000000002));
+  EXPECT_EQ(bits_of(*parse_decimal("1.00000000000000011102231")), bits_of(1.0000000000000002));
   EXPECT_EQ(*parse_decimal("Infinity"), HUGE_VAL);
   EXPECT_FALSE(parse_decimal("1e400"));
   EXPECT_FALSE(parse_decimal("abc"));
@@ -164,6 +164,29 @@ TEST(ProtocolLimits, FarAttemptsWorkWhereTheValueSettles) {
   EXPECT_EQ(answer_line(R"({"id":1,"op":"next_delay","policy":{"max_attempts":9223372036854775807,)"
                         R"("initial_delay":1},"attempt":1000000000000000,"jitter":false})"),
             R"({"id":1,"ok":true,"result":"Infinity"})");
+}
+
+TEST(ProtocolLimits, AnswersWhatTheCoreAnswersAtOnce) {
+  // A zero under multiplier -0.0 changes sign every step: the core settles it
+  // by parity, and the cost limit must ask the core rather than walk a copy
+  // of its exits (an earlier copy lacked this one and refused the line).
+  // Entry INT64_MAX - 1 is the running value after an odd number of steps,
+  // -0.0, and the sign survives [x, 0.0].max.
+  EXPECT_EQ(answer_line(R"({"id":1,"op":"next_delay","policy":{"max_attempts":9223372036854775807,)"
+                        R"("multiplier":-0.0,"initial_delay":1},"attempt":9223372036854775806,)"
+                        R"("jitter":false})"),
+            R"({"id":1,"ok":true,"result":-0.0})");
+  // One attempt fewer, an even number of steps: +0.0.
+  EXPECT_EQ(answer_line(R"({"id":1,"op":"next_delay","policy":{"max_attempts":9223372036854775807,)"
+                        R"("multiplier":-0.0,"initial_delay":1},"attempt":9223372036854775805,)"
+                        R"("jitter":false})"),
+            R"({"id":1,"ok":true,"result":0.0})");
+  // The same in a replay, where the zero delay draws nothing: seed 42's
+  // second draw goes to the third call.
+  EXPECT_EQ(answer_line(R"({"id":1,"op":"replay","policy":{"max_attempts":9223372036854775807,)"
+                        R"("multiplier":-0.0,"initial_delay":1,"jitter_factor":0.5},"seed":42,)"
+                        R"("calls":[[1,0],[1000000000000,0],[1,0]]})"),
+            R"({"id":1,"ok":true,"result":[0.8745401188473625,-0.0,1.4507143064099162]})");
 }
 
 TEST(ProtocolLimits, StepLimitIsExactlyTwoToTheTwenty) {

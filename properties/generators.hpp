@@ -23,6 +23,7 @@
 
 #include <rapidcheck.h>
 
+#include "acemq/model/edge_values.hpp"
 #include "show.hpp"
 
 namespace acemq::props {
@@ -135,7 +136,7 @@ rc::Gen<Real> old_age_for(double max_message_age);
 // double in the interval (what the contract allows).
 rc::Gen<Real> draw();
 // The draws every jitter check also tries, whatever was generated.
-inline constexpr double kEdgeDraws[] = {0.0, 0.5, 0x1.fffffffffffffp-1};
+using model::edges::kEdgeDraws;
 // Outside [0, 1): 1, 1 + 2^-52, 2, -2^-1074, -1, NaNs, +-inf, huge.
 rc::Gen<Real> bad_draw();
 

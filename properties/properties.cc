@@ -12,8 +12,9 @@
 
 #include <rapidcheck.h>
 
+#include "acemq/model/contract.hpp"
+#include "acemq/model/ruby_rand.hpp"
 #include "generators.hpp"
-#include "model.hpp"
 #include "show.hpp"
 
 namespace acemq::props {

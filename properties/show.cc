@@ -14,10 +14,6 @@ std::string shortest(double value) {
   return std::string(buffer, result.ptr);
 }
 
-std::uint64_t bits_of(double value) noexcept { return std::bit_cast<std::uint64_t>(value); }
-
-bool same_bits(double a, double b) noexcept { return bits_of(a) == bits_of(b); }
-
 std::string describe(double value) {
   std::string text = shortest(value);
   // Eight characters covers "0.001", "1e+300" and "3600": values a reader

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "acemq/amqp/retry_policy.hpp"
+#include "acemq/model/bits.hpp"
 
 namespace acemq::props {
 
@@ -29,11 +30,8 @@ std::string describe(double value);
 // "{.max_attempts = 5, .initial_delay = 0.5, .multiplier = 2, ...}".
 std::string describe(const Options& options);
 
-// The raw IEEE-754 bits of `value`.
-std::uint64_t bits_of(double value) noexcept;
-
-// Whether two doubles are the same bits: the only equality this suite uses
-// for a delay, since 0.0 == -0.0 and NaN != NaN both lie about the contract.
-bool same_bits(double a, double b) noexcept;
+// The one equality the suite uses for a delay, from the shared model.
+using model::bits_of;
+using model::same_bits;
 
 }  // namespace acemq::props

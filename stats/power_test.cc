@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "acemq/model/unit_interval.hpp"
 #include "battery.hpp"
 #include "family.hpp"
 #include "grid.hpp"
@@ -31,7 +32,7 @@ double smallest(const char* test) {
   throw std::out_of_range(test);
 }
 
-double uniform(std::mt19937_64& engine) { return static_cast<double>(engine() >> 11U) * 0x1.0p-53; }
+double uniform(std::mt19937_64& engine) { return model::unit_interval_from_bits(engine()); }
 
 // u with P(u < 0) = 1/2 + delta, uniform on each side: its CDF is off by
 // delta at 0, where the ECDF's noise is largest, so it is the KS bound's

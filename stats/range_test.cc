@@ -1,6 +1,5 @@
 // The exact range check and the rounding of u, both stated in
 // jitter_sample.hpp, checked against the real policy at every grid cell.
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <iostream>
@@ -10,6 +9,9 @@
 #include <gtest/gtest.h>
 
 #include "acemq/amqp/retry_policy.hpp"
+#include "acemq/model/bits.hpp"
+#include "acemq/model/edge_values.hpp"
+#include "acemq/model/unit_interval.hpp"
 #include "battery.hpp"
 #include "grid.hpp"
 #include "jitter_sample.hpp"
@@ -20,9 +22,9 @@ namespace {
 using amqp::RetryPolicy;
 using amqp::Seconds;
 
-constexpr double kTopDraw = 1.0 - 0x1.0p-53;
+constexpr double kTopDraw = model::edges::kLargestDraw;
 
-std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
+using model::bits_of;
 
 RetryPolicy policy(double factor) {
   return RetryPolicy({.max_attempts = 2, .jitter_factor = factor});
@@ -32,8 +34,8 @@ TEST(Range, EndsOfTheDrawMeetTheBounds) {
   for (const Cell& cell : grid()) {
     const double d = cell.delay_seconds();
     const RetryPolicy p = policy(cell.factor);
-    EXPECT_EQ(bits(p.jittered_with_draw(Seconds{d}, 0.0).count()),
-              bits(jitter_lower_bound(d, cell.factor)))
+    EXPECT_EQ(bits_of(p.jittered_with_draw(Seconds{d}, 0.0).count()),
+              bits_of(jitter_lower_bound(d, cell.factor)))
         << cell.name();
     EXPECT_LE(p.jittered_with_draw(Seconds{d}, kTopDraw).count(),
               jitter_upper_bound(d, cell.factor))
@@ -44,8 +46,8 @@ TEST(Range, EndsOfTheDrawMeetTheBounds) {
 TEST(Range, TheUpperBoundIsReachedSoTheCheckIsClosed) {
   // (1 − 2^-52)·0.5 + 1 = 1.5 − 2^-53 ties, and rounds to even: 1.5.
   const double d = Cell{.factor = 0.5}.delay_seconds();
-  EXPECT_EQ(bits(policy(0.5).jittered_with_draw(Seconds{d}, kTopDraw).count()),
-            bits(jitter_upper_bound(d, 0.5)));
+  EXPECT_EQ(bits_of(policy(0.5).jittered_with_draw(Seconds{d}, kTopDraw).count()),
+            bits_of(jitter_upper_bound(d, 0.5)));
 }
 
 TEST(Range, CollectCountsEverythingOutsideIncludingNaN) {
@@ -55,7 +57,7 @@ TEST(Range, CollectCountsEverythingOutsideIncludingNaN) {
   std::size_t i = 0;
   const JitterSample s = collect(d, 0.2, 5, [&] { return values[i++]; });
   EXPECT_EQ(s.range.outside, 3U);
-  EXPECT_EQ(bits(s.range.first_outside), bits(std::nextafter(d * 0.8, 0.0)));
+  EXPECT_EQ(bits_of(s.range.first_outside), bits_of(std::nextafter(d * 0.8, 0.0)));
 }
 
 TEST(Range, RoundingOfUStaysWithinTheStatedBound) {
@@ -69,7 +71,7 @@ TEST(Range, RoundingOfUStaysWithinTheStatedBound) {
     const double bound = 8.0 * 0x1.0p-52 / cell.factor;
     double worst = 0.0;
     for (int i = 0; i < 20000; ++i) {
-      double r = static_cast<double>(engine() >> 11U) * 0x1.0p-53;
+      double r = model::unit_interval_from_bits(engine());
       if (i < 64) {
         const int steps = i / 3;  // r near 0, 0.5 and 1, a few ulps either side
         r = (i % 3) * 0.5 + (i % 3 == 2 ? -0x1.0p-53 : 0x1.0p-53) * steps;

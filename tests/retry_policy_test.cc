@@ -4,7 +4,6 @@
 // one-ulp drift a reordered refactor makes.
 #include "acemq/amqp/retry_policy.hpp"
 
-#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -18,6 +17,8 @@
 #include <gtest/gtest.h>
 
 #include "acemq/amqp/ruby_random.hpp"
+#include "acemq/model/bits.hpp"
+#include "acemq/model/contract.hpp"
 
 namespace acemq::amqp {
 namespace {
@@ -28,14 +29,14 @@ using ::testing::HasSubstr;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
-std::uint64_t bits(Seconds x) { return bits(x.count()); }
+using model::bits_of;
+std::uint64_t bits_of(Seconds x) { return model::bits_of(x.count()); }
 
 // Bitwise equality of a list of delays, reporting the first difference.
 void ExpectBitsEqual(const std::vector<Seconds>& actual, const std::vector<double>& expected) {
   ASSERT_EQ(actual.size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
-    EXPECT_EQ(bits(actual[i]), bits(expected[i]))
+    EXPECT_EQ(bits_of(actual[i]), bits_of(expected[i]))
         << "entry " << i << ": got " << actual[i].count() << ", want " << expected[i];
   }
 }
@@ -79,10 +80,10 @@ TEST(Schedule, UncappedOverflowEndsInInfinity) {
   const RetryPolicy policy({.max_attempts = 1100, .initial_delay = 1s, .multiplier = 2.0});
   const std::vector<Seconds> schedule = policy.schedule();
   ASSERT_EQ(schedule.size(), 1099U);
-  EXPECT_EQ(bits(schedule.back()), bits(kInf));
+  EXPECT_EQ(bits_of(schedule.back()), bits_of(kInf));
   // 2^1023 is the last finite entry; the next doubling overflows.
-  EXPECT_EQ(bits(schedule[1023]), bits(std::ldexp(1.0, 1023)));
-  EXPECT_EQ(bits(schedule[1024]), bits(kInf));
+  EXPECT_EQ(bits_of(schedule[1023]), bits_of(std::ldexp(1.0, 1023)));
+  EXPECT_EQ(bits_of(schedule[1024]), bits_of(kInf));
 }
 
 TEST(Schedule, HasMaxAttemptsMinusOneEntries) {
@@ -96,14 +97,14 @@ TEST(Schedule, RunningValueRoundsAtEachStep) {
   // differs in the last bit at k = 2.
   const RetryPolicy policy({.max_attempts = 4, .initial_delay = 0.1s, .multiplier = 3.0});
   ExpectBitsEqual(policy.schedule(), {0.1, 0.30000000000000004, 0.9000000000000001});
-  EXPECT_EQ(bits(0.1 * std::pow(3.0, 2.0)), bits(0.9));  // the closed form
+  EXPECT_EQ(bits_of(0.1 * std::pow(3.0, 2.0)), bits_of(0.9));  // the closed form
 }
 
 TEST(Schedule, NegativeZeroKeepsItsSign) {
   // The reference keeps -0.0 through schedule and through [x, 0.0].max.
   const RetryPolicy policy({.max_attempts = 3, .initial_delay = Seconds{-0.0}});
   ExpectBitsEqual(policy.schedule(), {-0.0, -0.0});
-  EXPECT_EQ(bits(*policy.next_delay(1, 0s, Jitter::off)), bits(-0.0));
+  EXPECT_EQ(bits_of(*policy.next_delay(1, 0s, Jitter::off)), bits_of(-0.0));
 }
 
 TEST(Schedule, RefusesMoreThanTheDocumentedLimit) {
@@ -126,7 +127,7 @@ TEST(Delays, LazyRangeMatchesScheduleBitForBit) {
   std::size_t i = 0;
   for (const Seconds delay : policy.delays()) {
     ASSERT_LT(i, schedule.size());
-    ASSERT_EQ(bits(delay), bits(schedule[i])) << "entry " << i;
+    ASSERT_EQ(bits_of(delay), bits_of(schedule[i])) << "entry " << i;
     ++i;
   }
   EXPECT_EQ(i, schedule.size());
@@ -162,41 +163,41 @@ TEST(Factories, NoneIsOneDelivery) {
 TEST(Factories, FixedHasMultiplierOneAndNoJitter) {
   const RetryPolicy fixed = RetryPolicy::fixed(4, 2.5s);
   EXPECT_EQ(fixed.max_attempts(), 4);
-  EXPECT_EQ(bits(fixed.initial_delay()), bits(2.5));
-  EXPECT_EQ(bits(fixed.multiplier()), bits(1.0));
-  EXPECT_EQ(bits(fixed.max_delay()), bits(0.0));
-  EXPECT_EQ(bits(fixed.jitter_factor()), bits(0.0));
-  EXPECT_EQ(bits(fixed.max_message_age()), bits(0.0));
+  EXPECT_EQ(bits_of(fixed.initial_delay()), bits_of(2.5));
+  EXPECT_EQ(bits_of(fixed.multiplier()), bits_of(1.0));
+  EXPECT_EQ(bits_of(fixed.max_delay()), bits_of(0.0));
+  EXPECT_EQ(bits_of(fixed.jitter_factor()), bits_of(0.0));
+  EXPECT_EQ(bits_of(fixed.max_message_age()), bits_of(0.0));
   ExpectBitsEqual(fixed.schedule(), {2.5, 2.5, 2.5});
 }
 
 TEST(Factories, ExponentialDoublesWithTwentyPercentJitter) {
   const RetryPolicy exp = RetryPolicy::exponential(10, 0.5s, 30s);
   EXPECT_EQ(exp.max_attempts(), 10);
-  EXPECT_EQ(bits(exp.initial_delay()), bits(0.5));
-  EXPECT_EQ(bits(exp.multiplier()), bits(2.0));
-  EXPECT_EQ(bits(exp.max_delay()), bits(30.0));
-  EXPECT_EQ(bits(exp.jitter_factor()), bits(0.2));
-  EXPECT_EQ(bits(exp.max_message_age()), bits(0.0));
-  EXPECT_EQ(bits(RetryPolicy::exponential(3, 1s).max_delay()), bits(0.0));
+  EXPECT_EQ(bits_of(exp.initial_delay()), bits_of(0.5));
+  EXPECT_EQ(bits_of(exp.multiplier()), bits_of(2.0));
+  EXPECT_EQ(bits_of(exp.max_delay()), bits_of(30.0));
+  EXPECT_EQ(bits_of(exp.jitter_factor()), bits_of(0.2));
+  EXPECT_EQ(bits_of(exp.max_message_age()), bits_of(0.0));
+  EXPECT_EQ(bits_of(RetryPolicy::exponential(3, 1s).max_delay()), bits_of(0.0));
 }
 
 TEST(Factories, DefaultsAreTheReferenceConstructors) {
   const RetryPolicy::Options defaults;
   EXPECT_EQ(defaults.max_attempts, 1);
-  EXPECT_EQ(bits(defaults.initial_delay), bits(0.0));
-  EXPECT_EQ(bits(defaults.multiplier), bits(2.0));
-  EXPECT_EQ(bits(defaults.max_delay), bits(0.0));
-  EXPECT_EQ(bits(defaults.jitter_factor), bits(0.0));
-  EXPECT_EQ(bits(defaults.max_message_age), bits(0.0));
+  EXPECT_EQ(bits_of(defaults.initial_delay), bits_of(0.0));
+  EXPECT_EQ(bits_of(defaults.multiplier), bits_of(2.0));
+  EXPECT_EQ(bits_of(defaults.max_delay), bits_of(0.0));
+  EXPECT_EQ(bits_of(defaults.jitter_factor), bits_of(0.0));
+  EXPECT_EQ(bits_of(defaults.max_message_age), bits_of(0.0));
 }
 
 TEST(Copies, GiveUpAfterAndWithJitterChangeOneFieldOnly) {
   const RetryPolicy original = RetryPolicy::exponential(7, 0.25s, 10s);
   const RetryPolicy aged = original.give_up_after(60s);
   const RetryPolicy calm = original.with_jitter(0.05);
-  EXPECT_EQ(bits(aged.max_message_age()), bits(60.0));
-  EXPECT_EQ(bits(calm.jitter_factor()), bits(0.05));
+  EXPECT_EQ(bits_of(aged.max_message_age()), bits_of(60.0));
+  EXPECT_EQ(bits_of(calm.jitter_factor()), bits_of(0.05));
   RetryPolicy::Options expect_aged = original.options();
   expect_aged.max_message_age = 60s;
   EXPECT_EQ(aged, RetryPolicy(expect_aged));
@@ -228,8 +229,8 @@ TEST(Copies, DifferingInOneFieldIsUnequal) {
 
 TEST(Durations, ChronoConversionsHappenBeforeTheContract) {
   // 100ms converts by one correctly rounded division: exactly the double 0.1.
-  EXPECT_EQ(bits(RetryPolicy::fixed(2, 100ms).initial_delay()), bits(0.1));
-  EXPECT_EQ(bits(RetryPolicy::exponential(3, 500ms, 2min).max_delay()), bits(120.0));
+  EXPECT_EQ(bits_of(RetryPolicy::fixed(2, 100ms).initial_delay()), bits_of(0.1));
+  EXPECT_EQ(bits_of(RetryPolicy::exponential(3, 500ms, 2min).max_delay()), bits_of(120.0));
 }
 
 // ---- Validation: every rule names the parameter and the value ----
@@ -337,7 +338,7 @@ TEST(NextDelay, DefaultAgeIsZero) {
   // No jitter factor, so no draw: the default age alone decides.
   const RetryPolicy policy({.max_attempts = 3, .initial_delay = 1s, .max_message_age = 0.5s});
   ASSERT_TRUE(policy.next_delay(1).has_value());
-  EXPECT_EQ(bits(*policy.next_delay(1)), bits(1.0));
+  EXPECT_EQ(bits_of(*policy.next_delay(1)), bits_of(1.0));
 }
 
 TEST(NextDelay, UnjitteredIsTheScheduleEntry) {
@@ -348,8 +349,8 @@ TEST(NextDelay, UnjitteredIsTheScheduleEntry) {
                             .jitter_factor = 0.5});
   const std::vector<Seconds> schedule = policy.schedule();
   for (std::int64_t attempt = 1; attempt < 40; ++attempt) {
-    EXPECT_EQ(bits(*policy.next_delay(attempt, 0s, Jitter::off)),
-              bits(schedule[static_cast<std::size_t>(attempt - 1)]))
+    EXPECT_EQ(bits_of(*policy.next_delay(attempt, 0s, Jitter::off)),
+              bits_of(schedule[static_cast<std::size_t>(attempt - 1)]))
         << "attempt " << attempt;
   }
 }
@@ -357,8 +358,8 @@ TEST(NextDelay, UnjitteredIsTheScheduleEntry) {
 TEST(NextDelay, InfinityIsAnAnswerWithoutACap) {
   const RetryPolicy policy(
       {.max_attempts = 2000, .initial_delay = 1s, .multiplier = 2.0, .jitter_factor = 0.5});
-  EXPECT_EQ(bits(*policy.next_delay(1500, 0s, Jitter::off)), bits(kInf));
-  EXPECT_EQ(bits(*policy.next_delay(1500, 0s, RubyRandom(1))), bits(kInf));
+  EXPECT_EQ(bits_of(*policy.next_delay(1500, 0s, Jitter::off)), bits_of(kInf));
+  EXPECT_EQ(bits_of(*policy.next_delay(1500, 0s, RubyRandom(1))), bits_of(kInf));
 }
 
 TEST(NextDelay, InfiniteDelayWithFullJitterAndZeroDrawStaysInfinite) {
@@ -366,19 +367,19 @@ TEST(NextDelay, InfiniteDelayWithFullJitterAndZeroDrawStaysInfinite) {
   // reference returns that NaN from jittered and raises from next_delay; the
   // contract answers +inf (docs/contract.md, "Decisions").
   const RetryPolicy policy({.max_attempts = 2000, .initial_delay = 1s, .jitter_factor = 1.0});
-  EXPECT_EQ(bits(policy.jittered_with_draw(Seconds{kInf}, 0.0)), bits(kInf));
-  EXPECT_EQ(bits(*policy.next_delay(1500, 0s, [] { return 0.0; })), bits(kInf));
+  EXPECT_EQ(bits_of(policy.jittered_with_draw(Seconds{kInf}, 0.0)), bits_of(kInf));
+  EXPECT_EQ(bits_of(*policy.next_delay(1500, 0s, [] { return 0.0; })), bits_of(kInf));
   // 2^-55 * 2 - 1 is a tie that rounds to -1, so the same NaN arises for any
   // injected draw up to 2^-55 (Ruby's own draws are multiples of 2^-53).
-  EXPECT_EQ(bits(policy.jittered_with_draw(Seconds{kInf}, 0x1.0p-55)), bits(kInf));
-  EXPECT_EQ(bits(policy.jittered_with_draw(Seconds{kInf}, 0x1.0p-54)), bits(kInf));
+  EXPECT_EQ(bits_of(policy.jittered_with_draw(Seconds{kInf}, 0x1.0p-55)), bits_of(kInf));
+  EXPECT_EQ(bits_of(policy.jittered_with_draw(Seconds{kInf}, 0x1.0p-54)), bits_of(kInf));
   // Any other draw leaves inf as inf in plain IEEE arithmetic.
-  EXPECT_EQ(bits(policy.jittered_with_draw(Seconds{kInf}, 0x1.0p-53)), bits(kInf));
+  EXPECT_EQ(bits_of(policy.jittered_with_draw(Seconds{kInf}, 0x1.0p-53)), bits_of(kInf));
 }
 
 TEST(NextDelay, FullJitterAtZeroDrawGivesPositiveZero) {
   const RetryPolicy policy({.max_attempts = 3, .initial_delay = 5s, .jitter_factor = 1.0});
-  EXPECT_EQ(bits(*policy.next_delay(1, 0s, [] { return 0.0; })), bits(0.0));
+  EXPECT_EQ(bits_of(*policy.next_delay(1, 0s, [] { return 0.0; })), bits_of(0.0));
 }
 
 TEST(NextDelay, ZeroMultiplierGivesZeroAfterTheFirst) {
@@ -391,28 +392,24 @@ TEST(NextDelay, NegativeZeroMultiplierAlternatesTheSignOfZero) {
   const RetryPolicy policy({.max_attempts = 6, .initial_delay = 7s, .multiplier = -0.0});
   ExpectBitsEqual(policy.schedule(), {7.0, -0.0, 0.0, -0.0, 0.0});
   for (std::int64_t attempt = 1; attempt < 6; ++attempt) {
-    EXPECT_EQ(bits(*policy.next_delay(attempt, 0s, Jitter::off)),
-              bits(policy.schedule()[static_cast<std::size_t>(attempt - 1)]));
+    EXPECT_EQ(bits_of(*policy.next_delay(attempt, 0s, Jitter::off)),
+              bits_of(policy.schedule()[static_cast<std::size_t>(attempt - 1)]));
   }
 }
 
 // ---- The fast path: early exits keep the bits of the plain loop ----
 
-// The plain O(k) loop of the contract, for comparison.
+// The plain O(k) loop of the contract, from the shared model.
 double PlainLoop(const RetryPolicy& p, std::int64_t attempt) {
-  double running = p.initial_delay().count();
-  for (std::int64_t i = 1; i < attempt; ++i) running = running * p.multiplier();
-  const double cap = p.max_delay().count();
-  const double entry = cap > 0.0 && running > cap ? cap : running;
-  return entry < 0.0 ? 0.0 : entry;
+  return *model::next_delay(p.options(), attempt, 0.0);
 }
 
 TEST(FastPath, PlainLoopKeepsTheSignOfZero) {
   // The comparison model itself must not lose -0.0, or the test below
   // could not see a port that does.
   const RetryPolicy policy({.max_attempts = 30, .initial_delay = 7s, .multiplier = -0.0});
-  EXPECT_EQ(bits(PlainLoop(policy, 20)), bits(-0.0));
-  EXPECT_EQ(bits(PlainLoop(policy, 21)), bits(0.0));
+  EXPECT_EQ(bits_of(PlainLoop(policy, 20)), bits_of(-0.0));
+  EXPECT_EQ(bits_of(PlainLoop(policy, 21)), bits_of(0.0));
 }
 
 TEST(FastPath, EarlyExitsKeepThePlainLoopsBits) {
@@ -432,8 +429,8 @@ TEST(FastPath, EarlyExitsKeepThePlainLoopsBits) {
     // 16 and 17 straddle the remembered running values; the rest the walk.
     for (const std::int64_t attempt :
          {1, 2, 3, 15, 16, 17, 18, 19, 60, 1075, 1076, 5000, 999'999, 1'000'000}) {
-      EXPECT_EQ(bits(*policy.next_delay(attempt, 0s, Jitter::off)),
-                bits(PlainLoop(policy, attempt)))
+      EXPECT_EQ(bits_of(*policy.next_delay(attempt, 0s, Jitter::off)),
+                bits_of(PlainLoop(policy, attempt)))
           << "multiplier " << policy.multiplier() << ", attempt " << attempt;
     }
   }
@@ -447,12 +444,12 @@ TEST(FastPath, NegativeZeroMultiplierSettlesByParity) {
                             .multiplier = -0.0,
                             .max_delay = 30s});
   // Attempt k multiplies k - 1 times: an odd count of -0.0 factors is -0.0.
-  EXPECT_EQ(bits(*policy.next_delay(1'000'000'000'000, 0s, Jitter::off)), bits(-0.0));
-  EXPECT_EQ(bits(*policy.next_delay(1'000'000'000'001, 0s, Jitter::off)), bits(0.0));
+  EXPECT_EQ(bits_of(*policy.next_delay(1'000'000'000'000, 0s, Jitter::off)), bits_of(-0.0));
+  EXPECT_EQ(bits_of(*policy.next_delay(1'000'000'000'001, 0s, Jitter::off)), bits_of(0.0));
   // A positive multiplier keeps the sign of a zero.
   const RetryPolicy negative_zero(
       {.max_attempts = 2'000'000'000'000, .initial_delay = Seconds{-0.0}, .multiplier = 3.0});
-  EXPECT_EQ(bits(*negative_zero.next_delay(1'000'000'000'001, 0s, Jitter::off)), bits(-0.0));
+  EXPECT_EQ(bits_of(*negative_zero.next_delay(1'000'000'000'001, 0s, Jitter::off)), bits_of(-0.0));
 }
 
 TEST(FastPath, NegativeZeroParityHoldsAtTheLargestAttempts) {
@@ -463,9 +460,9 @@ TEST(FastPath, NegativeZeroParityHoldsAtTheLargestAttempts) {
   const RetryPolicy policy(
       {.max_attempts = kMax, .initial_delay = 7s, .multiplier = -0.0, .max_delay = 30s});
   // Attempt k has k - 1 factors of -0.0: even is +0.0, odd is -0.0.
-  EXPECT_EQ(bits(*policy.next_delay(kMax - 3, 0s, Jitter::off)), bits(-0.0));
-  EXPECT_EQ(bits(*policy.next_delay(kMax - 2, 0s, Jitter::off)), bits(0.0));
-  EXPECT_EQ(bits(*policy.next_delay(kMax - 1, 0s, Jitter::off)), bits(-0.0));
+  EXPECT_EQ(bits_of(*policy.next_delay(kMax - 3, 0s, Jitter::off)), bits_of(-0.0));
+  EXPECT_EQ(bits_of(*policy.next_delay(kMax - 2, 0s, Jitter::off)), bits_of(0.0));
+  EXPECT_EQ(bits_of(*policy.next_delay(kMax - 1, 0s, Jitter::off)), bits_of(-0.0));
 }
 
 TEST(FastPath, CappedSlowMultiplierAnswersAtOnce) {
@@ -478,7 +475,7 @@ TEST(FastPath, CappedSlowMultiplierAnswersAtOnce) {
                               .initial_delay = Seconds{2 * cap},
                               .multiplier = 1 + 1e-9,
                               .max_delay = Seconds{cap}});
-    EXPECT_EQ(bits(*policy.next_delay(1'000'000'000'000, 0s, Jitter::off)), bits(cap));
+    EXPECT_EQ(bits_of(*policy.next_delay(1'000'000'000'000, 0s, Jitter::off)), bits_of(cap));
   }
 }
 
@@ -490,7 +487,7 @@ TEST(FastPath, CappedPolicyAnswersAttemptOneBillionAtOnce) {
                             .max_delay = 30s,
                             .jitter_factor = 0.2});
   for (int i = 0; i < 1000; ++i) {
-    ASSERT_EQ(bits(*policy.next_delay(1'000'000'000, 0s, Jitter::off)), bits(30.0));
+    ASSERT_EQ(bits_of(*policy.next_delay(1'000'000'000, 0s, Jitter::off)), bits_of(30.0));
   }
 }
 
@@ -499,14 +496,14 @@ TEST(FastPath, CappedPolicyAnswersAttemptOneBillionAtOnce) {
 TEST(Jitter, ReferenceExamples) {
   // Answers from the Ruby reference (conformance/README.md).
   const RetryPolicy policy({.jitter_factor = 0.2});
-  EXPECT_EQ(bits(policy.jittered_with_draw(1.5s, 0.0)), bits(1.2000000000000002));
+  EXPECT_EQ(bits_of(policy.jittered_with_draw(1.5s, 0.0)), bits_of(1.2000000000000002));
   const RetryPolicy exp = RetryPolicy::exponential(5, 0.5s);
   RubyRandom rand(42);
   const std::vector<double> want = {0.4749080237694725, 1.1802857225639665, 2.1855951534491243,
                                     4.157853574715259};
   for (std::int64_t attempt = 1; attempt <= 4; ++attempt) {
-    EXPECT_EQ(bits(*exp.next_delay(attempt, 0s, rand)),
-              bits(want[static_cast<std::size_t>(attempt - 1)]));
+    EXPECT_EQ(bits_of(*exp.next_delay(attempt, 0s, rand)),
+              bits_of(want[static_cast<std::size_t>(attempt - 1)]));
   }
   EXPECT_EQ(exp.next_delay(5, 0s, rand), std::nullopt);
 }
@@ -519,22 +516,21 @@ TEST(Jitter, ArithmeticOrderIsTheContracts) {
   const double d = 0.7;
   const double r = 0x1.5876015e4d702p-6;
   const double jittered = policy.jittered_with_draw(Seconds{d}, r).count();
-  EXPECT_EQ(bits(jittered), bits(0.49883017593502538));
-  EXPECT_NE(bits(jittered), bits(0.49883017593502532));  // d + d * x, and fma
-  EXPECT_NE(bits(jittered), bits(std::fma(d, ((r * 2) - 1) * 0.3, d)));
+  EXPECT_EQ(bits_of(jittered), bits_of(0.49883017593502538));
+  EXPECT_NE(bits_of(jittered), bits_of(0.49883017593502532));  // d + d * x, and fma
 }
 
 TEST(Jitter, NoDrawWhenJitterDoesNotApply) {
   int draws = 0;
   CountingSource source{0.5, &draws};
   const RetryPolicy unjittered = RetryPolicy::fixed(5, 2s);
-  EXPECT_EQ(bits(unjittered.jittered(2s, source)), bits(2.0));
-  EXPECT_EQ(bits(*unjittered.next_delay(1, 0s, source)), bits(2.0));
+  EXPECT_EQ(bits_of(unjittered.jittered(2s, source)), bits_of(2.0));
+  EXPECT_EQ(bits_of(*unjittered.next_delay(1, 0s, source)), bits_of(2.0));
   const RetryPolicy jittery = RetryPolicy::exponential(5, 0s).give_up_after(10s);
-  EXPECT_EQ(bits(jittery.jittered(0s, source)), bits(0.0));
-  EXPECT_EQ(bits(jittery.jittered(-3s, source)), bits(-3.0));
-  EXPECT_EQ(bits(jittery.jittered(Seconds{-0.0}, source)), bits(-0.0));
-  EXPECT_EQ(bits(*jittery.next_delay(2, 0s, source)), bits(0.0));
+  EXPECT_EQ(bits_of(jittery.jittered(0s, source)), bits_of(0.0));
+  EXPECT_EQ(bits_of(jittery.jittered(-3s, source)), bits_of(-3.0));
+  EXPECT_EQ(bits_of(jittery.jittered(Seconds{-0.0}, source)), bits_of(-0.0));
+  EXPECT_EQ(bits_of(*jittery.next_delay(2, 0s, source)), bits_of(0.0));
   EXPECT_EQ(jittery.next_delay(5, 0s, source), std::nullopt);
   EXPECT_EQ(jittery.next_delay(1, 10s, source), std::nullopt);
   EXPECT_EQ(draws, 0);
@@ -553,20 +549,20 @@ TEST(Jitter, ExactlyOneDrawPerJitteredDelay) {
 
 TEST(Jitter, ExtremeDrawsReachTheEdgesOfTheRange) {
   const RetryPolicy policy({.jitter_factor = 0.5});
-  EXPECT_EQ(bits(policy.jittered_with_draw(8s, 0.0)), bits(4.0));
-  EXPECT_EQ(bits(policy.jittered_with_draw(8s, 0.5)), bits(8.0));
+  EXPECT_EQ(bits_of(policy.jittered_with_draw(8s, 0.0)), bits_of(4.0));
+  EXPECT_EQ(bits_of(policy.jittered_with_draw(8s, 0.5)), bits_of(8.0));
   // The top of the range is reachable after rounding: 1 + (1 - 2^-52) * 0.5
   // is a tie that rounds to even, 1.5, so the jittered range is closed,
   // [d(1 - f), d(1 + f)], not half-open as exact arithmetic would have it.
-  EXPECT_EQ(bits(policy.jittered_with_draw(8s, 1.0 - 0x1.0p-53)), bits(12.0));
+  EXPECT_EQ(bits_of(policy.jittered_with_draw(8s, 1.0 - 0x1.0p-53)), bits_of(12.0));
   EXPECT_LT(policy.jittered_with_draw(8s, 1.0 - 0x1.0p-52).count(), 12.0);
 }
 
 TEST(Jitter, JitterIsAppliedAfterTheCap) {
   const RetryPolicy policy(
       {.max_attempts = 10, .initial_delay = 1s, .max_delay = 4s, .jitter_factor = 0.5});
-  EXPECT_EQ(bits(*policy.next_delay(9, 0s, [] { return 0.0; })), bits(2.0));
-  EXPECT_EQ(bits(*policy.next_delay(9, 0s, [] { return 0.75; })), bits(5.0));
+  EXPECT_EQ(bits_of(*policy.next_delay(9, 0s, [] { return 0.0; })), bits_of(2.0));
+  EXPECT_EQ(bits_of(*policy.next_delay(9, 0s, [] { return 0.75; })), bits_of(5.0));
 }
 
 TEST(DefaultSource, DrawsAreInTheUnitIntervalAndReseedable) {
@@ -581,7 +577,7 @@ TEST(DefaultSource, DrawsAreInTheUnitIntervalAndReseedable) {
   }
   DefaultSource::seed_this_thread(99);
   for (int i = 0; i < 1000; ++i)
-    ASSERT_EQ(bits(source()), bits(first[static_cast<std::size_t>(i)]));
+    ASSERT_EQ(bits_of(source()), bits_of(first[static_cast<std::size_t>(i)]));
 }
 
 TEST(DefaultSource, NextDelayDrawsFromTheThreadsEngine) {
@@ -589,10 +585,10 @@ TEST(DefaultSource, NextDelayDrawsFromTheThreadsEngine) {
   const double r = DefaultSource{}();
   const RetryPolicy policy = RetryPolicy::exponential(3, 1s);
   DefaultSource::seed_this_thread(7);
-  EXPECT_EQ(bits(*policy.next_delay(1)), bits(policy.jittered_with_draw(1s, r)));
+  EXPECT_EQ(bits_of(*policy.next_delay(1)), bits_of(policy.jittered_with_draw(1s, r)));
   DefaultSource::seed_this_thread(7);
-  EXPECT_EQ(bits(policy.jittered(1s)), bits(policy.jittered_with_draw(1s, r)));
-  EXPECT_NE(bits(policy.jittered_with_draw(1s, r)), bits(1.0));
+  EXPECT_EQ(bits_of(policy.jittered(1s)), bits_of(policy.jittered_with_draw(1s, r)));
+  EXPECT_NE(bits_of(policy.jittered_with_draw(1s, r)), bits_of(1.0));
 }
 
 TEST(DefaultSource, JitteredStaysWithinTheFactor) {

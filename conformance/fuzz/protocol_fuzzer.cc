@@ -11,13 +11,12 @@
 //     or null when the request had none or was no JSON object;
 //   - the same line answered again, and again after an unrelated request,
 //     gives the same bytes: no state survives from one line to the next;
-//   - a result has the op's shape and obeys the contract's arithmetic,
-//     recomputed here from the reference's formulas (docs/contract.md):
-//     schedule entries and unjittered next_delay bit for bit, jittered bit
-//     for bit, and every delay neither NaN nor below zero.
+//   - a result has the op's shape and obeys the contract's arithmetic, as
+//     the shared model (model/, docs/contract.md) computes it: schedule
+//     entries and unjittered next_delay bit for bit, jittered bit for bit,
+//     and every delay neither NaN nor below zero.
 //
 // Run it with conformance/fuzz/run; see conformance/fuzz/README.md.
-#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -25,10 +24,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "acemq/amqp/retry_policy.hpp"
+#include "acemq/model/bits.hpp"
+#include "acemq/model/contract.hpp"
 #include "answer.hpp"
 #include "protocol.hpp"
 #include "wire.hpp"
@@ -49,14 +51,15 @@ namespace conf = acemq::conformance;
   __builtin_trap();
 }
 
-std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }
+using acemq::model::bits_of;
+namespace model = acemq::model;
 
 // Wire equality: a float id is written in wire form, so a float that
 // overflowed while parsing comes back as the string "Infinity".
 bool same_wire(const json& sent, const json& echoed) {
   if (sent.is_number_float()) {
     const std::optional<double> back = conf::wire_number(echoed);
-    return back && bits(*back) == bits(sent.get<double>());
+    return back && bits_of(*back) == bits_of(sent.get<double>());
   }
   if (sent.is_array()) {
     if (!echoed.is_array() || echoed.size() != sent.size()) return false;
@@ -84,12 +87,6 @@ std::optional<double> wire_delay(const json& value) {
   return d;
 }
 
-// The reference's schedule loop, written out again from the doc page:
-//   capped = max_delay.positive? && delay > max_delay ? max_delay : delay
-double schedule_entry(double running, double cap) {
-  return cap > 0.0 && running > cap ? cap : running;
-}
-
 // next_delay with jitter off, walked the slow way; only for small attempts,
 // as each costs attempt - 1 multiplications.
 constexpr std::int64_t kWalkLimit = 4096;
@@ -100,15 +97,13 @@ void check_schedule(const RetryPolicy& p, const json& result, std::string_view l
   if (static_cast<std::int64_t>(result.size()) != p.max_attempts() - 1) {
     broken("a schedule has max_attempts - 1 entries", line, answer);
   }
-  const double cap = p.max_delay().count();
-  double running = p.initial_delay().count();
-  for (const json& entry : result) {
-    const std::optional<double> d = wire_delay(entry);
+  const std::vector<double> want = model::schedule(p.options());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const std::optional<double> d = wire_delay(result[i]);
     if (!d) broken("schedule entries are delays", line, answer);
-    if (bits(*d) != bits(schedule_entry(running, cap))) {
+    if (!model::same_bits(*d, want[i])) {
       broken("schedule entries are the reference's, bit for bit", line, answer);
     }
-    running = running * p.multiplier();
   }
 }
 
@@ -117,19 +112,14 @@ void check_next_delay(const RetryPolicy& p, const json& request, const json& res
   const std::int64_t attempt = request.at("attempt").get<std::int64_t>();
   const double age =
       request.contains("message_age") ? *conf::wire_number(request["message_age"]) : 0.0;
-  const double max_age = p.max_message_age().count();
-  const bool gives_up = attempt >= p.max_attempts() || (max_age > 0.0 && age >= max_age);
+  const bool gives_up = model::gives_up(p.options(), attempt, age);
   if (result.is_null() != gives_up) broken("null exactly when the policy gives up", line, answer);
   if (gives_up) return;
   const std::optional<double> d = wire_delay(result);
   if (!d) broken("next_delay is a delay", line, answer);
   const bool jitter = !request.contains("jitter") || request["jitter"].get<bool>();
   if (!jitter && attempt <= kWalkLimit) {
-    double running = p.initial_delay().count();
-    for (std::int64_t i = 1; i < attempt; ++i) running = running * p.multiplier();
-    const double entry = schedule_entry(running, p.max_delay().count());
-    const double expected = entry < 0.0 ? 0.0 : entry;  // [x, 0.0].max
-    if (bits(*d) != bits(expected)) {
+    if (!model::same_bits(*d, *model::next_delay(p.options(), attempt, age))) {
       broken("unjittered next_delay is the schedule's entry, clamped at 0", line, answer);
     }
   }
@@ -141,14 +131,9 @@ void check_jittered(const RetryPolicy& p, const json& request, const json& resul
   const double r = *conf::wire_number(request.at("r"));
   const std::optional<double> got = conf::wire_number(result);
   if (!got || std::isnan(*got)) broken("jittered is a number, not NaN", line, answer);
-  const double f = p.jitter_factor();
-  double expected = delay;
-  // The reference: return delay unless jitter_factor.positive? && delay.positive?
-  if (f > 0.0 && delay > 0.0) {
-    expected = delay * (1 + (((r * 2) - 1) * f));
-    if (std::isnan(expected)) expected = delay;  // the port's one documented departure
+  if (!model::same_bits(*got, model::jittered(p.options(), delay, r))) {
+    broken("jittered is the reference's formula", line, answer);
   }
-  if (bits(*got) != bits(expected)) broken("jittered is the reference's formula", line, answer);
 }
 
 void check_result(const json& request, const json& result, std::string_view line,

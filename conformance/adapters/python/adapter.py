@@ -13,6 +13,7 @@ compares the ok-ness of answers to invalid requests too.
 
 import json
 import math
+import struct
 import sys
 
 from retry_policy import RetryPolicy, RubyRandom
@@ -21,7 +22,7 @@ MAX_LINE_BYTES = 1 << 20       # a longer request line is an error
 MAX_DEPTH = 32                 # arrays and objects nest at most this deep
 MAX_SCHEDULE_ENTRIES = 1 << 16
 MAX_REPLAY_CALLS = 256
-MAX_STEPS = 1 << 20            # next_delay's cost limit, see settles_within_step_limit
+MAX_STEPS = 1 << 20            # next_delay's cost limit, see within_cost_limit
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
 SEED_MAX = (1 << 32) - 1
@@ -234,33 +235,41 @@ def policy_from_json(p, policy_class=RetryPolicy):
 
 # The cost limit.
 
-def settles_within_step_limit(policy, attempt):
-    """Whether next_delay(attempt) is within the protocol's cost limit:
-    attempt - 1 <= 2^20, or the running value settles within 2^20 steps."""
+def gives_up(policy, attempt, message_age):
+    limit = policy.max_message_age
+    return attempt >= policy.max_attempts or (limit > 0.0 and message_age >= limit)
+
+
+def same_bits(a, b):
+    return struct.pack("<d", a) == struct.pack("<d", b)
+
+
+def within_cost_limit(policy, attempt, message_age):
+    """Whether next_delay(attempt, message_age) is within the protocol's cost
+    limit: it gives up, or its answer rests on at most 2^20 multiplications
+    of the schedule loop, counting the early exits (conformance/README.md)."""
+    if attempt < 1 or math.isnan(message_age) or gives_up(policy, attempt, message_age):
+        return True  # nothing to walk: an answer, or the argument's own error
     if attempt - 1 <= MAX_STEPS:
         return True
     cap = policy.max_delay
     multiplier = policy.multiplier
     cap_is_final = cap > 0.0 and multiplier >= 1.0
     running = policy.initial_delay
-    for _ in range(MAX_STEPS):
+    for k in range(MAX_STEPS + 1):
         if cap_is_final and running > cap:
-            return True
+            return True  # every later entry is the cap: k multiplications
+        if running == 0.0:
+            return True  # only the sign can change, by parity: k multiplications
         following = running * multiplier
-        if following == running and (running != 0.0 or
-                                     math.copysign(1.0, following) == math.copysign(1.0, running)):
-            return True
+        if same_bits(following, running):
+            return k + 1 <= MAX_STEPS  # the multiplication that shows it counts
         running = following
     return False
 
 
-def gives_up(policy, attempt, message_age):
-    limit = policy.max_message_age
-    return attempt >= policy.max_attempts or (limit > 0.0 and message_age >= limit)
-
-
 def next_delay(policy, attempt, message_age, where, call):
-    if not gives_up(policy, attempt, message_age) and not settles_within_step_limit(policy, attempt):
+    if not within_cost_limit(policy, attempt, message_age):
         raise ProtocolError(f"{where}attempt: {attempt} needs more than 2^20 multiplications "
                             "on this policy, which does not settle within 2^20 steps")
     try:

@@ -188,12 +188,18 @@ class RetryPolicy:
         # passes the cap every later entry is the cap.
         cap_is_final = cap > 0.0 and multiplier >= 1.0
         running = self.initial_delay
-        for _ in range(attempt - 1):
+        for step in range(attempt - 1):
             if cap_is_final and running > cap:
+                break
+            if running == 0.0:
+                # A zero stays a zero; under multiplier -0.0 its sign flips
+                # once a step, so the parity of the steps left settles it.
+                if math.copysign(1.0, multiplier) < 0 and (attempt - 1 - step) % 2 == 1:
+                    running = -running
                 break
             following = running * multiplier
             if _same_bits(following, running):
-                break  # 0, +inf, or a rounding fixed point: it stays put
+                break  # +inf, or a rounding fixed point: it stays put
             running = following
         return cap if cap > 0.0 and running > cap else running
 

@@ -1,14 +1,17 @@
 #include "acemq/amqp/retry_policy.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include "acemq/amqp/internal/thread_engine.hpp"
+#include "acemq/amqp/internal/walk.hpp"
 
 namespace acemq::amqp {
 namespace {
@@ -67,6 +70,44 @@ void validate(const RetryPolicy::Options& o) {
   reject("next_delay", "message_age", show(age), "a number, not NaN");
 }
 
+// Where a walk of the contract's loop stopped: the running value the entry
+// is capped from, and how many multiplications from initial_delay it took.
+struct WalkEnd {
+  double running;
+  std::int64_t multiplications;
+};
+
+// The contract's loop from `running`, the value before entry `entry`, on to
+// the value before entry `attempt`, with every early exit the core takes.
+// Each exit keeps the bits of the plain loop. next_delay and
+// walk_multiplications both walk here, so the cost the protocol limits is
+// the cost the core pays.
+[[gnu::always_inline]] inline WalkEnd walk(double running, std::int64_t entry, std::int64_t attempt,
+                                           double multiplier, double cap) {
+  // With multiplier >= 1 the running value never shrinks (rounding is
+  // monotonic), so once it passes the cap every later entry is the cap.
+  const bool cap_is_final = cap > 0.0 && multiplier >= 1.0;
+  for (; entry < attempt; ++entry) {
+    if (cap_is_final && running > cap) break;
+    if (running == 0.0) {
+      // A zero stays zero; only its sign can change, and only when the
+      // multiplier is -0.0, once per remaining step. Settle it by parity so
+      // that attempt 10^9 costs no more than for any other zero.
+      if (std::signbit(multiplier) && (attempt - entry) % 2 == 1) running = -running;
+      break;
+    }
+    const double next = running * multiplier;
+    // A value that maps to itself (+inf, or d * m == d after rounding)
+    // stays put. Compared as bits, as the contract's fixed point is; the
+    // multiplication that showed it counts.
+    if (std::bit_cast<std::uint64_t>(next) == std::bit_cast<std::uint64_t>(running)) {
+      return {running, entry};
+    }
+    running = next;
+  }
+  return {running, entry - 1};
+}
+
 }  // namespace
 
 RetryPolicy::RetryPolicy(const Options& options) : options_(options) {
@@ -121,37 +162,15 @@ std::optional<double> RetryPolicy::unjittered(std::int64_t attempt, double messa
     std::int64_t attempt, double message_age) const {
   if (attempt < 1) reject_attempt(attempt);
   if (std::isnan(message_age)) reject_message_age(message_age);
-  if (attempt >= options_.max_attempts) return std::nullopt;
-  const double max_age = options_.max_message_age.count();
-  if (max_age > 0.0 && message_age >= max_age) return std::nullopt;
+  if (gives_up(attempt, message_age)) return std::nullopt;
 
   const double cap = options_.max_delay.count();
   if (attempt <= kRemembered) {
     const double running = running_[static_cast<std::size_t>(attempt - 1)];
     return cap > 0.0 && running > cap ? cap : running;
   }
-  const double multiplier = options_.multiplier;
-  // With multiplier >= 1 the running value never shrinks (rounding is
-  // monotonic), so once it passes the cap every later entry is the cap.
-  const bool cap_is_final = cap > 0.0 && multiplier >= 1.0;
-  double running = running_[kRemembered - 1];
-  for (std::int64_t entry = kRemembered; entry < attempt; ++entry) {
-    if (cap_is_final && running > cap) break;
-    if (running == 0.0) {
-      // A zero stays zero; only its sign can change, and only when the
-      // multiplier is -0.0, once per remaining step. Settle it by parity so
-      // that attempt 10^9 costs no more than for any other zero.
-      if (std::signbit(multiplier) && (attempt - entry) % 2 == 1) running = -running;
-      break;
-    }
-    const double next = running * multiplier;
-    // A value that maps to itself (+inf, or d * m == d after rounding)
-    // stays put. Compared as bits, as the contract's fixed point is.
-    if (std::bit_cast<std::uint64_t>(next) == std::bit_cast<std::uint64_t>(running)) {
-      break;
-    }
-    running = next;
-  }
+  const double running =
+      walk(running_[kRemembered - 1], kRemembered, attempt, options_.multiplier, cap).running;
   return cap > 0.0 && running > cap ? cap : running;
 }
 
@@ -209,4 +228,24 @@ DelayRange RetryPolicy::delays() const noexcept {
                     options_.max_attempts - 1);
 }
 
+namespace internal {
+
+std::int64_t walk_multiplications(const RetryPolicy& policy, std::int64_t attempt,
+                                  double message_age, std::int64_t limit) noexcept {
+  // So that limit + 2 below cannot overflow; no walk is that long anyway.
+  limit = std::clamp<std::int64_t>(limit, 0, std::numeric_limits<std::int64_t>::max() - 2);
+  // The arguments next_delay rejects walk nothing either.
+  if (attempt < 1 || std::isnan(message_age) || policy.gives_up(attempt, message_age)) return 0;
+  const RetryPolicy::Options& o = policy.options_;
+  if (attempt <= kRememberedRunningValues) return std::min(attempt - 1, limit + 1);
+  // A walk to entry limit + 2 decides whether the answer needs more than
+  // `limit`: reaching its end costs limit + 1.
+  const std::int64_t end = limit < attempt - 2 ? limit + 2 : attempt;
+  const std::int64_t walked = walk(policy.running_[kRememberedRunningValues - 1],
+                                   kRememberedRunningValues, end, o.multiplier, o.max_delay.count())
+                                  .multiplications;
+  return std::min(walked, limit + 1);
+}
+
+}  // namespace internal
 }  // namespace acemq::amqp

@@ -33,6 +33,19 @@ namespace acemq::amqp {
 
 using Seconds = std::chrono::duration<double>;
 
+class RetryPolicy;
+
+namespace internal {
+// How many running values a policy remembers when it is made. Most policies
+// stop within 16 attempts, and a lookup there makes jittered next_delay ~2x
+// faster than walking the latency chain of multiplications on every call.
+inline constexpr std::int64_t kRememberedRunningValues = 16;
+// Declared here to be a friend; documented, and meant to be included, in
+// internal/walk.hpp, which is not installed.
+std::int64_t walk_multiplications(const RetryPolicy& policy, std::int64_t attempt,
+                                  double message_age, std::int64_t limit) noexcept;
+}  // namespace internal
+
 // Whether next_delay spreads the delay. Jitter::off gives the delay the
 // schedule says, which is what to ask for when the number has to name
 // something, such as a broker queue named after its delay.
@@ -135,6 +148,12 @@ class RetryPolicy {
   // project's -ffp-contract=off, so a caller's flags cannot fuse them.
   std::optional<double> unjittered(std::int64_t attempt, double message_age) const;
   std::optional<double> unjittered_inline(std::int64_t attempt, double message_age) const;
+  // The last attempt has been made, or the message is at least
+  // max_message_age old (when that is positive; 0 means never).
+  bool gives_up(std::int64_t attempt, double message_age) const noexcept {
+    const double max_age = options_.max_message_age.count();
+    return attempt >= options_.max_attempts || (max_age > 0.0 && message_age >= max_age);
+  }
   // Whether a draw is due for this delay; throws for a NaN delay. Inline, as
   // it only compares: nothing here for a caller's flags to fuse.
   bool jitter_applies(double delay) const {
@@ -148,11 +167,11 @@ class RetryPolicy {
   static double clamp_at_zero(double delay) noexcept { return delay < 0.0 ? 0.0 : delay; }
 
   // The running value before entries 1..kRemembered, walked once by the
-  // contract's own loop when the policy is made. Most policies stop within
-  // 16 attempts, and a lookup there makes jittered next_delay ~2x faster
-  // than walking the latency chain of multiplications on every call.
-  static constexpr std::int64_t kRemembered = 16;
+  // contract's own loop when the policy is made.
+  static constexpr std::int64_t kRemembered = internal::kRememberedRunningValues;
   void remember_running_values() noexcept;
+  friend std::int64_t internal::walk_multiplications(const RetryPolicy&, std::int64_t, double,
+                                                     std::int64_t) noexcept;
 
   Options options_{};
   std::array<double, kRemembered> running_{};
