@@ -37,8 +37,9 @@ class RetryPolicy;
 
 namespace internal {
 // How many running values a policy remembers when it is made. Most policies
-// stop within 16 attempts, and a lookup there makes jittered next_delay ~2x
-// faster than walking the latency chain of multiplications on every call.
+// stop within 16 attempts, and a lookup there is much faster than walking
+// the latency chain of multiplications on every call (README.md,
+// Performance, has the measurement).
 inline constexpr std::int64_t kRememberedRunningValues = 16;
 // Declared here to be a friend; documented, and meant to be included, in
 // internal/walk.hpp, which is not installed.

@@ -28,8 +28,8 @@ double > ;
 // The default source. Cheap to construct (it holds nothing); every call reads
 // the calling thread's own pcg64 engine (O'Neill's PCG, from Debian's
 // libpcg-cpp-dev), seeded from std::random_device on the thread's first
-// draw. pcg64 costs 1.5 ns a draw here where std::mt19937_64 costs 5.4 ns,
-// and jitter needs speed more than a 2^19937 period.
+// draw. pcg64 draws several times faster than std::mt19937_64 (README.md,
+// Performance), and jitter needs speed more than a 2^19937 period.
 class DefaultSource {
  public:
   // A uniform draw in [0, 1) with 53 random bits, the resolution of Ruby's
