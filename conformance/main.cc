@@ -136,13 +136,53 @@ int run_serve() {
   }
 }
 
-std::vector<std::string> default_vector_files() {
+// The directory `check` takes its vectors from when --vectors is not given:
+// share/acemq_retry/vectors beside the executable's bin/ (installed), or the
+// same place in the build tree, where CMake links it to the source vectors.
+std::filesystem::path default_vector_directory() {
+  std::error_code error;
+  const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) throw UsageError("cannot find this executable (/proc/self/exe): " + error.message());
+  return (executable.parent_path() / ACEMQ_VECTORS_FROM_EXECUTABLE).lexically_normal();
+}
+
+// Every *.jsonl file in `directory`, sorted; empty when there are none.
+std::vector<std::string> vector_files_in(const std::filesystem::path& directory) {
   std::vector<std::string> files;
   std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(ACEMQ_VECTORS_DIR, error)) {
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
     if (entry.path().extension() == ".jsonl") files.push_back(entry.path().string());
   }
   std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The vector files to send: each --vectors argument (a file, or a directory
+// meaning its *.jsonl files), or the default directory's. Finding none is a
+// usage error that says where it looked: a check that silently sent no
+// vectors would pass a port the vectors would have failed.
+std::vector<std::string> vector_files(const std::vector<std::string>& given) {
+  if (given.empty()) {
+    const std::filesystem::path directory = default_vector_directory();
+    std::vector<std::string> files = vector_files_in(directory);
+    if (files.empty()) {
+      throw UsageError("no vector files (*.jsonl) in " + directory.string() +
+                       ", the place this executable looks for them (" ACEMQ_VECTORS_FROM_EXECUTABLE
+                       " from its own directory); pass --vectors FILE or DIR, or --no-vectors "
+                       "to send generated cases only");
+    }
+    return files;
+  }
+  std::vector<std::string> files;
+  for (const std::string& path : given) {
+    if (!std::filesystem::is_directory(path)) {
+      files.push_back(path);  // a file that cannot be read is reported by check
+      continue;
+    }
+    const std::vector<std::string> found = vector_files_in(path);
+    if (found.empty()) throw UsageError("--vectors: no *.jsonl files in directory " + path);
+    files.insert(files.end(), found.begin(), found.end());
+  }
   return files;
 }
 
@@ -270,8 +310,7 @@ int run(int argc, char** argv) {
       }
       check.timeout = std::chrono::milliseconds(std::llround(*timeout * 1000.0));
       check.seed = check_seed ? *check_seed : random_seed();
-      check.vectors = no_vectors ? std::vector<std::string>{}
-                                 : (check_vectors.empty() ? default_vector_files() : check_vectors);
+      check.vectors = no_vectors ? std::vector<std::string>{} : vector_files(check_vectors);
       check.profile = reference_profile ? conf::Profile::reference : conf::Profile::full;
       return conf::run_check(check, std::cout);
     }
