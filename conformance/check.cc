@@ -286,8 +286,8 @@ int Checker::run() {
   CaseGenerator generator(options_.seed, options_.profile);
   for (std::int64_t i = 0; going && i < options_.cases; ++i) {
     const GeneratedCase generated = generator.next(i + 1);
-    going = compare(generated.line, generated.kind, "generated case " + std::to_string(i + 1),
-                    std::nullopt);
+    going = compare(generated.line, std::string(generated.kind),
+                    "generated case " + std::to_string(i + 1), std::nullopt);
   }
 
   if (!adapter_failed_ && adapter_) {

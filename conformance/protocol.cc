@@ -162,15 +162,14 @@ void only_members(const json& object, std::span<const std::string_view> allowed,
 
 // ---- policy --------------------------------------------------------------
 
-constexpr std::string_view kConstructorFields[] = {"max_attempts", "initial_delay",
-                                                   "multiplier",   "max_delay",
-                                                   "jitter_factor", "max_message_age",
-                                                   "give_up_after", "with_jitter"};
+constexpr std::string_view kConstructorFields[] = {
+    "max_attempts",  "initial_delay",   "multiplier",    "max_delay",
+    "jitter_factor", "max_message_age", "give_up_after", "with_jitter"};
 constexpr std::string_view kNoneFields[] = {"factory", "give_up_after", "with_jitter"};
 constexpr std::string_view kFixedFields[] = {"factory", "max_attempts", "delay", "give_up_after",
                                              "with_jitter"};
-constexpr std::string_view kExponentialFields[] = {
-    "factory", "max_attempts", "initial_delay", "max_delay", "give_up_after", "with_jitter"};
+constexpr std::string_view kExponentialFields[] = {"factory",   "max_attempts",  "initial_delay",
+                                                   "max_delay", "give_up_after", "with_jitter"};
 
 // The value of the field the core refused, for the message.
 double field_value(const RetryPolicy::Options& o, std::string_view name) {
@@ -184,8 +183,7 @@ double field_value(const RetryPolicy::Options& o, std::string_view name) {
 
 // Makes the base policy with the core, which validates it; a refusal names
 // the request's field (`delay` for the core's initial_delay in fixed).
-RetryPolicy made(const RetryPolicy::Options& o, std::string_view delay_field,
-                 const auto& make) {
+RetryPolicy made(const RetryPolicy::Options& o, std::string_view delay_field, const auto& make) {
   try {
     return make();
   } catch (const std::invalid_argument& e) {
@@ -411,7 +409,9 @@ std::string too_long_message(std::size_t bytes) {
 // text reaches the answer.
 std::string malformed(std::string_view line, const json::exception& e) {
   const std::string_view what = e.what();
-  const auto says = [&](std::string_view text) { return what.find(text) != std::string_view::npos; };
+  const auto says = [&](std::string_view text) {
+    return what.find(text) != std::string_view::npos;
+  };
   if (e.id == 406) {  // out_of_range.406: number overflow parsing '<literal>'
     const std::size_t open = what.find('\'');
     const std::size_t close = what.rfind('\'');

@@ -297,18 +297,36 @@ std::optional<std::string> not_own_words(const std::string& message) {
 
 TEST(ProtocolErrors, InTheProtocolsOwnWords) {
   std::vector<std::string> lines = vector_file_errors();
-  for (const char* line :
-       {"", "  ", "schedule please", R"({"id":1,"op":"sched)", R"({"a":1} {"b":2})",
-        R"({"a":NaN})", R"({"a":-Infinity})", R"({"a":1e400})", "{\"a\":\"\xff\xfe\"}",
-        R"({"a":"\ud800"})", R"({"a":"\udc00"})", "{\"a\":\"tab\there\"}", R"({"a":"x\q"})",
-        R"({"a":01})", R"({"a":1.})", R"({"a" 1})", R"({"a":1,})", R"({"a":tru})", R"({'a':1})",
-        R"({"a":+1})", R"([1,2])", R"({"op":"schedule","policy":{"give_up_after":-1}})",
-        R"({"op":"schedule","policy":{"with_jitter":"NaN"}})",
-        R"({"op":"schedule","policy":{"factory":"fixed","max_attempts":3,"delay":"Infinity"}})",
-        R"({"op":"schedule","policy":{"factory":"exponential","max_attempts":3,"initial_delay":1,"max_delay":-2}})",
-        R"({"op":"next_delay","policy":{},"attempt":1,"message_age":"NaN","jitter":false})",
-        R"({"op":"jittered","policy":{"jitter_factor":0.5},"delay":"NaN","r":0.5})",
-        R"({"op":"replay","policy":{},"seed":1,"calls":[[1,"NaN"]]})"}) {
+  for (
+      const char* line :
+      {"",
+       "  ",
+       "schedule please",
+       R"({"id":1,"op":"sched)",
+       R"({"a":1} {"b":2})",
+       R"({"a":NaN})",
+       R"({"a":-Infinity})",
+       R"({"a":1e400})",
+       "{\"a\":\"\xff\xfe\"}",
+       R"({"a":"\ud800"})",
+       R"({"a":"\udc00"})",
+       "{\"a\":\"tab\there\"}",
+       R"({"a":"x\q"})",
+       R"({"a":01})",
+       R"({"a":1.})",
+       R"({"a" 1})",
+       R"({"a":1,})",
+       R"({"a":tru})",
+       R"({'a':1})",
+       R"({"a":+1})",
+       R"([1,2])",
+       R"({"op":"schedule","policy":{"give_up_after":-1}})",
+       R"({"op":"schedule","policy":{"with_jitter":"NaN"}})",
+       R"({"op":"schedule","policy":{"factory":"fixed","max_attempts":3,"delay":"Infinity"}})",
+       R"({"op":"schedule","policy":{"factory":"exponential","max_attempts":3,"initial_delay":1,"max_delay":-2}})",
+       R"({"op":"next_delay","policy":{},"attempt":1,"message_age":"NaN","jitter":false})",
+       R"({"op":"jittered","policy":{"jitter_factor":0.5},"delay":"NaN","r":0.5})",
+       R"({"op":"replay","policy":{},"seed":1,"calls":[[1,"NaN"]]})"}) {
     lines.emplace_back(line);
   }
   ASSERT_GE(lines.size(), 60U);
