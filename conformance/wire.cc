@@ -1,5 +1,6 @@
 #include "wire.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <system_error>
@@ -99,6 +100,96 @@ bool nesting_within(std::string_view text, int max_depth) {
     }
   }
   return true;
+}
+
+namespace {
+
+bool json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+std::size_t skip_space(std::string_view text, std::size_t at) {
+  while (at < text.size() && json_space(text[at])) ++at;
+  return at;
+}
+
+// The end of the string that starts at `at` (a quote), past its closing
+// quote; npos if it does not close.
+std::size_t string_end(std::string_view text, std::size_t at) {
+  for (std::size_t i = at + 1; i < text.size(); ++i) {
+    if (text[i] == '\\') {
+      ++i;
+    } else if (text[i] == '"') {
+      return i + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// The end of the value that starts at `at`: a string, a bracketed value
+// (strings inside skipped), or a literal up to the next , } or ].
+std::size_t value_end(std::string_view text, std::size_t at) {
+  if (at >= text.size()) return std::string_view::npos;
+  if (text[at] == '"') return string_end(text, at);
+  if (text[at] == '[' || text[at] == '{') {
+    int depth = 0;
+    for (std::size_t i = at; i < text.size(); ++i) {
+      const char c = text[i];
+      if (c == '"') {
+        i = string_end(text, i);
+        if (i == std::string_view::npos) return i;
+        --i;
+      } else if (c == '[' || c == '{') {
+        ++depth;
+      } else if ((c == ']' || c == '}') && --depth == 0) {
+        return i + 1;
+      }
+    }
+    return std::string_view::npos;
+  }
+  std::size_t i = at;
+  while (i < text.size() && text[i] != ',' && text[i] != '}' && text[i] != ']' &&
+         !json_space(text[i])) {
+    ++i;
+  }
+  return i;
+}
+
+}  // namespace
+
+std::optional<std::string> without_members(std::string_view object,
+                                           std::span<const std::string_view> names) {
+  std::size_t at = skip_space(object, 0);
+  if (at >= object.size() || object[at] != '{') return std::nullopt;
+  std::string out = "{";
+  bool first = true;
+  at = skip_space(object, at + 1);
+  if (at < object.size() && object[at] == '}') {
+    if (skip_space(object, at + 1) != object.size()) return std::nullopt;
+    return std::string("{}");
+  }
+  for (;;) {
+    if (at >= object.size() || object[at] != '"') return std::nullopt;
+    const std::size_t key_end = string_end(object, at);
+    if (key_end == std::string_view::npos) return std::nullopt;
+    const std::string_view key = object.substr(at + 1, key_end - at - 2);
+    const std::size_t colon = skip_space(object, key_end);
+    if (colon >= object.size() || object[colon] != ':') return std::nullopt;
+    const std::size_t value_at = skip_space(object, colon + 1);
+    const std::size_t end = value_end(object, value_at);
+    if (end == std::string_view::npos) return std::nullopt;
+    if (std::find(names.begin(), names.end(), key) == names.end()) {
+      if (!first) out.push_back(',');
+      first = false;
+      out.append(object.substr(at, end - at));
+    }
+    at = skip_space(object, end);
+    if (at >= object.size()) return std::nullopt;
+    if (object[at] == '}') break;
+    if (object[at] != ',') return std::nullopt;
+    at = skip_space(object, at + 1);
+  }
+  if (skip_space(object, at + 1) != object.size()) return std::nullopt;
+  out.push_back('}');
+  return out;
 }
 
 }  // namespace acemq::conformance

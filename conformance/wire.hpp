@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -48,6 +49,14 @@ std::string to_line(const Json& value) {
 // counted on the raw bytes (strings skipped) before any parser sees them, so
 // no JSON walk (parse, copy, destroy, dump) recurses deeper.
 bool nesting_within(std::string_view text, int max_depth);
+
+// The text of a JSON object with the named top-level members left out and
+// every other member kept byte for byte (a vector line without its
+// "expect", as the port is to read it: "-0" and "1e5" stay as written,
+// where a parse and dump would make them 0 and 100000.0). Keys are matched
+// as written. nullopt when the text is not one JSON object.
+std::optional<std::string> without_members(std::string_view object,
+                                           std::span<const std::string_view> names);
 
 // Escapes a string as ASCII JSON; invalid UTF-8 becomes U+FFFD instead of
 // throwing.
