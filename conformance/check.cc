@@ -86,6 +86,9 @@ class Checker {
   std::map<std::string, int> shown_requests_;
   bool core_disagrees_with_vectors_ = false;
   bool adapter_failed_ = false;
+  // A vector file that cannot be read (or, never yet, the core's own answer
+  // unreadable): the run stops, and the adapter is not blamed.
+  bool usage_error_ = false;
   // What the agreeing answers reached: regimes, and errors by rule.
   std::map<Regime, std::int64_t> regimes_;
   std::map<std::string_view, std::int64_t> rules_;
@@ -298,7 +301,7 @@ bool Checker::compare(const std::string& line, const Origin& origin,
   const std::optional<Answer> core = parse_answer(core_line, why);
   if (!core) {
     out_ << "INTERNAL: the core's answer does not parse (" << why << "): " << core_line << "\n";
-    adapter_failed_ = true;
+    usage_error_ = true;
     return false;
   }
   if (expected) {
@@ -331,7 +334,7 @@ bool Checker::send_vector_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) {
     out_ << "USAGE: cannot read vector file " << path << "\n";
-    adapter_failed_ = true;
+    usage_error_ = true;
     return false;
   }
   std::int64_t number = 0;
@@ -341,14 +344,18 @@ bool Checker::send_vector_file(const std::string& path) {
     ordered_json vector;
     try {
       vector = ordered_json::parse(text);
-    } catch (const ordered_json::exception& e) {
-      out_ << "USAGE: " << path << ":" << number << " is not JSON: " << e.what() << "\n";
-      adapter_failed_ = true;
+    } catch (const ordered_json::parse_error& e) {
+      out_ << "USAGE: " << path << ":" << number << " is not JSON (at byte " << e.byte << ")\n";
+      usage_error_ = true;
+      return false;
+    } catch (const ordered_json::exception&) {
+      out_ << "USAGE: " << path << ":" << number << " holds a number beyond binary64\n";
+      usage_error_ = true;
       return false;
     }
     if (!vector.is_object()) {
       out_ << "USAGE: " << path << ":" << number << " is not a JSON object\n";
-      adapter_failed_ = true;
+      usage_error_ = true;
       return false;
     }
     const std::optional<Answer> expected = expected_answer(json::parse(text));
@@ -358,7 +365,7 @@ bool Checker::send_vector_file(const std::string& path) {
     const std::optional<std::string> request = without_members(text, kAnswerMembers);
     if (!request) {
       out_ << "USAGE: " << path << ":" << number << " is not a JSON object\n";
-      adapter_failed_ = true;
+      usage_error_ = true;
       return false;
     }
     const std::string name = path.substr(path.find_last_of('/') + 1);
@@ -416,6 +423,11 @@ int Checker::run() {
   }
   char elapsed[32];
   std::snprintf(elapsed, sizeof elapsed, "%.1f", seconds);
+  if (usage_error_) {
+    out_ << "FAILED TO CHECK: see USAGE (or INTERNAL) above; after " << sent << " requests, "
+         << elapsed << " s; seed " << options_.seed << "\n";
+    return 2;
+  }
   if (adapter_failed_) {
     out_ << "FAILED TO CHECK: the adapter failed (see ADAPTER FAILED above) after " << sent
          << " requests, " << elapsed << " s; seed " << options_.seed << "\n";

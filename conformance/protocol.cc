@@ -12,6 +12,7 @@
 
 #include "acemq/amqp/internal/walk.hpp"
 #include "acemq/amqp/ruby_random.hpp"
+#include "core_refusal.hpp"
 #include "wire.hpp"
 
 namespace acemq::conformance {
@@ -69,35 +70,24 @@ const json& required(const json& object, std::string_view key, const std::string
   return *value;
 }
 
-// The core's rule for a value it refused, in the protocol's words: the core
-// says "<where>: <name> must be <rule>, got <value>", and the protocol names
-// its own field, "<path>: must be <rule>, got <value>", the value in wire
-// form. A NaN refused by a rule that names NaN is not shown twice.
+// The core's rule for a value it refused, in the protocol's words: the
+// protocol names its own field, "<path>: must be <rule>, got <value>", the
+// value in wire form. A NaN refused by a rule that names NaN is not shown
+// twice.
 [[noreturn]] void fail_core(const std::string& path, double value, const std::exception& e) {
-  const std::string_view message = e.what();
-  const std::size_t rule_at = message.find(" must be ");
-  const std::size_t value_at = message.rfind(", got ");
-  if (rule_at == std::string_view::npos || value_at == std::string_view::npos ||
-      value_at < rule_at) {
-    fail(path + ": " + std::string(message));  // not the core's form: its own words
-  }
-  const std::string_view rule = message.substr(rule_at + 1, value_at - rule_at - 1);
-  std::string out = path + ": " + std::string(rule);
-  if (!(std::isnan(value) && rule.find("NaN") != std::string_view::npos)) {
+  const std::optional<CoreRefusal> refusal = read_refusal(e.what());
+  if (!refusal) fail(path + ": " + e.what());  // not the core's form: its own words
+  std::string out = path + ": must be " + std::string(refusal->rule);
+  if (!(std::isnan(value) && refusal->rule.find("NaN") != std::string_view::npos)) {
     out += ", got " + format_number(value);
   }
   fail(out);
 }
 
-// The field the core names in "RetryPolicy: <name> must be ...".
+// The parameter the core names in its refusal, or "" if it names none.
 std::string_view core_field(const std::exception& e) {
-  const std::string_view message = e.what();
-  const std::size_t colon = message.find(": ");
-  const std::size_t rule_at = message.find(" must be ");
-  if (colon == std::string_view::npos || rule_at == std::string_view::npos || rule_at < colon) {
-    return {};
-  }
-  return message.substr(colon + 2, rule_at - colon - 2);
+  const std::optional<CoreRefusal> refusal = read_refusal(e.what());
+  return refusal ? refusal->name : std::string_view();
 }
 
 double number_at(const json& value, const std::string& path) {

@@ -68,6 +68,17 @@ TEST(WireNumbers, CommandLineDecimalsRoundOnce) {
   EXPECT_EQ(bits_of(*parse_decimal("1.00000000000000011102231")), bits_of(1.0000000000000002));
   EXPECT_EQ(*parse_decimal("Infinity"), HUGE_VAL);
   EXPECT_FALSE(parse_decimal("1e400"));
+  EXPECT_TRUE(read_decimal("1e400").out_of_range);
+  EXPECT_TRUE(read_decimal("-1e400").out_of_range);
+  // Underflow is fine, as in JSON: the nearest double, 0 or a subnormal.
+  EXPECT_EQ(bits_of(*parse_decimal("1e-400")), bits_of(0.0));
+  EXPECT_EQ(bits_of(*parse_decimal("3e-324")), bits_of(5e-324));
+  EXPECT_FALSE(read_decimal("abc").out_of_range);
+  EXPECT_EQ(read_integer("-12").value, -12);
+  EXPECT_TRUE(read_integer("9223372036854775808").out_of_range);
+  EXPECT_FALSE(read_integer("2.5").value);
+  EXPECT_FALSE(read_integer("2.5").out_of_range);
+  EXPECT_FALSE(read_integer("").value);
   EXPECT_FALSE(parse_decimal("abc"));
   EXPECT_FALSE(parse_decimal("1.5x"));
   EXPECT_FALSE(parse_decimal(""));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <system_error>
 
 namespace acemq::conformance {
@@ -48,23 +49,43 @@ std::optional<double> wire_number(const nlohmann::json& value) {
   }
 }
 
-std::optional<double> parse_decimal(std::string_view text) {
-  if (text == "Infinity" || text == "inf" || text == "+Infinity") return HUGE_VAL;
-  if (text == "-Infinity" || text == "-inf") return -HUGE_VAL;
-  if (text == "NaN" || text == "nan") return std::nan("");
+Decimal read_decimal(std::string_view text) {
+  if (text == "Infinity" || text == "inf" || text == "+Infinity") return {HUGE_VAL};
+  if (text == "-Infinity" || text == "-inf") return {-HUGE_VAL};
+  if (text == "NaN" || text == "nan") return {std::nan("")};
   // from_chars takes no leading '+'; a person may type one.
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  if (text.empty()) return std::nullopt;
+  if (text.empty()) return {};
   double value = 0.0;
   const auto result =
       std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::general);
-  if (result.ec != std::errc{} || result.ptr != text.data() + text.size()) {
-    return std::nullopt;
+  if (result.ptr != text.data() + text.size()) return {};
+  if (result.ec == std::errc::result_out_of_range) {
+    // from_chars says so for underflow too, and leaves no value; strtod,
+    // correctly rounded in glibc and in the C locale here, tells them apart
+    // and gives underflow its value (0, or a subnormal).
+    const std::string copy(text);
+    const double rounded = std::strtod(copy.c_str(), nullptr);
+    if (std::isinf(rounded)) return {std::nullopt, true};
+    return {rounded};
   }
+  if (result.ec != std::errc{}) return {};
   // from_chars also reads "inf" and "nan" spellings; keep only finite ones
   // from the digits path so "infinity" typed by mistake is not a number.
-  if (!std::isfinite(value)) return std::nullopt;
-  return value;
+  if (!std::isfinite(value)) return {};
+  return {value};
+}
+
+std::optional<double> parse_decimal(std::string_view text) { return read_decimal(text).value; }
+
+Integer read_integer(std::string_view text) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  std::int64_t value = 0;
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || result.ptr != text.data() + text.size()) return {};
+  if (result.ec == std::errc::result_out_of_range) return {std::nullopt, true};
+  if (result.ec != std::errc{}) return {};
+  return {value};
 }
 
 void append_json_string(std::string& out, std::string_view text) {

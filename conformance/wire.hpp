@@ -29,8 +29,21 @@ std::optional<double> wire_number(const nlohmann::json& value);
 
 // A number typed by a person (command-line flags): decimal text, correctly
 // rounded (std::from_chars, never strtold then a cast, which rounds twice), or
-// Infinity/-Infinity/NaN. The whole text must be the number.
+// Infinity/-Infinity/NaN. The whole text must be the number. Read as a JSON
+// number is: underflow is fine (1e-400 is 0), overflow is out of range.
+struct Decimal {
+  std::optional<double> value;
+  bool out_of_range = false;  // a number beyond binary64's largest, 1e400
+};
+Decimal read_decimal(std::string_view text);
 std::optional<double> parse_decimal(std::string_view text);
+
+// A whole number typed by a person: digits, an optional sign, within int64.
+struct Integer {
+  std::optional<std::int64_t> value;
+  bool out_of_range = false;  // digits beyond int64
+};
+Integer read_integer(std::string_view text);
 
 // Writes any nlohmann value on one line, with floats in wire form (nlohmann's
 // own dump uses Grisu2, which round-trips but is not always shortest) and
