@@ -75,8 +75,11 @@ std::optional<Answer> parse_answer(std::string_view line, std::string& why) {
   json parsed;
   try {
     parsed = json::parse(line.begin(), line.end());
-  } catch (const json::exception& e) {
-    why = std::string("not JSON: ") + e.what();
+  } catch (const json::parse_error& e) {
+    why = "not JSON, at byte " + std::to_string(e.byte);
+    return std::nullopt;
+  } catch (const json::exception&) {
+    why = "a number beyond binary64";
     return std::nullopt;
   }
   if (!parsed.is_object()) {

@@ -1,10 +1,14 @@
 #include "case_generator.hpp"
 
-#include <bit>
+#include <algorithm>
 #include <cmath>
 #include <limits>
-#include <string_view>
+#include <optional>
+#include <span>
 
+#include <nlohmann/json.hpp>
+
+#include "acemq/amqp/retry_policy.hpp"
 #include "acemq/model/contract.hpp"
 #include "acemq/model/edge_values.hpp"
 #include "acemq/model/unit_interval.hpp"
@@ -15,10 +19,11 @@ namespace acemq::conformance {
 namespace {
 
 using nlohmann::ordered_json;
+namespace edges = model::edges;
 
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
-// The reference's backoff walks every step; 5000 keeps one Ruby answer quick.
-constexpr std::int64_t kReferenceMaxAttempt = 5000;
+constexpr std::int64_t kSeedMax = 4294967295;
+constexpr std::int64_t kMaxStepsAnswered = kMaxSteps + 1;  // attempt 2^20 + 1 is always answered
 
 double next_up(double x) { return std::nextafter(x, HUGE_VAL); }
 double next_down(double x) { return std::nextafter(x, -HUGE_VAL); }
@@ -31,10 +36,341 @@ ordered_json wire(double x) {
   return x;
 }
 
-}  // namespace
+// The generator's randomness: integers and doubles from the engine's bits
+// alone, so a seed means the same requests everywhere.
+class Dice {
+ public:
+  explicit Dice(std::mt19937_64& engine) : engine_(engine) {}
 
-struct CaseGenerator::PolicyParameters {
-  std::string form;  // "constructor", "none", "fixed", "exponential"
+  std::uint64_t bits() { return engine_(); }
+  double uniform01() { return model::unit_interval_from_bits(engine_()); }
+  bool chance(double p) { return uniform01() < p; }
+
+  // Uniform in [0, n), by rejection; n is never 0 here.
+  std::uint64_t below(std::uint64_t n) {
+    const std::uint64_t limit =
+        std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % n;
+    for (;;) {
+      const std::uint64_t x = engine_();
+      if (x < limit) return x % n;
+    }
+  }
+
+  std::int64_t between(std::int64_t lo, std::int64_t hi) {
+    const auto span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+    if (span == std::numeric_limits<std::uint64_t>::max()) {
+      return static_cast<std::int64_t>(engine_());
+    }
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + below(span + 1));
+  }
+
+  template <typename T, std::size_t N>
+  const T& one_of(const T (&values)[N]) {
+    return values[below(N)];
+  }
+
+  // A double with a random 52-bit mantissa and a binary exponent in
+  // [lo, hi]: log-uniform without libm, every bit pattern of those binades
+  // possible.
+  double with_exponent(int lo, int hi) {
+    const double mantissa = 1.0 + static_cast<double>(engine_() >> 12U) * 0x1p-52;
+    return std::ldexp(mantissa, static_cast<int>(between(lo, hi)));
+  }
+
+  double subnormal() { return std::ldexp(static_cast<double>((engine_() >> 12U) | 1U), -1074); }
+
+ private:
+  std::mt19937_64& engine_;
+};
+
+// What a choice may depend on: the profile, the op, and the policy chosen
+// so far.
+struct Context {
+  Profile profile = Profile::full;
+  std::string_view op;
+  bool replay = false;
+  double initial_delay = 0.0;
+  std::int64_t max_attempts = 1;  // after the factory
+  double age_limit = 0.0;         // after the factory and give_up_after
+};
+
+// One row of a generator's table: what the choice is, how often it is made
+// relative to the others in its table, how to make it, and, where it fits
+// only some requests, when.
+template <typename T>
+struct Choice {
+  std::string_view name;
+  double weight;
+  T (*make)(Dice&, const Context&);
+  bool (*applies)(const Context&) = nullptr;
+};
+
+// One row of `rows` that `fits`, chosen by weight.
+template <typename Row, typename Fits>
+const Row& weighted(Dice& dice, std::span<const Row> rows, const Fits& fits) {
+  double total = 0.0;
+  for (const Row& row : rows) total += fits(row) ? row.weight : 0.0;
+  double x = dice.uniform01() * total;
+  const Row* last = nullptr;
+  for (const Row& row : rows) {
+    if (!fits(row)) continue;
+    if (x < row.weight) return row;
+    x -= row.weight;
+    last = &row;
+  }
+  return *last;
+}
+
+template <typename Row>
+const Row& weighted(Dice& dice, std::span<const Row> rows) {
+  return weighted(dice, rows, [](const Row&) { return true; });
+}
+
+template <typename T>
+const Choice<T>& pick(Dice& dice, std::span<const Choice<T>> table, const Context& context) {
+  return weighted(dice, table,
+                  [&](const Choice<T>& c) { return c.applies == nullptr || c.applies(context); });
+}
+
+template <typename T>
+T choose(Dice& dice, std::span<const Choice<T>> table, const Context& context) {
+  return pick(dice, table, context).make(dice, context);
+}
+
+bool for_replay(const Context& c) { return c.replay; }
+bool for_schedule_in_full(const Context& c) {
+  return c.op == "schedule" && c.profile == Profile::full;
+}
+bool for_calls(const Context& c) { return c.op != "schedule"; }
+bool with_age_limit(const Context& c) { return c.age_limit > 0.0; }
+bool on_huge_policy(const Context& c) { return c.max_attempts > 100000; }
+
+// ---- The tables -----------------------------------------------------------
+
+constexpr Choice<std::string_view> kOps[] = {
+    {"schedule", 25, [](Dice&, const Context&) { return std::string_view("schedule"); }},
+    {"next_delay", 35, [](Dice&, const Context&) { return std::string_view("next_delay"); }},
+    {"jittered", 15, [](Dice&, const Context&) { return std::string_view("jittered"); }},
+    {"replay", 25, [](Dice&, const Context&) { return std::string_view("replay"); }},
+};
+
+constexpr Choice<std::string_view> kForms[] = {
+    {"constructor", 6, [](Dice&, const Context&) { return std::string_view("constructor"); }},
+    {"exponential", 2, [](Dice&, const Context&) { return std::string_view("exponential"); }},
+    {"fixed", 2, [](Dice&, const Context&) { return std::string_view("fixed"); }},
+    {"none", 1, [](Dice&, const Context&) { return std::string_view("none"); }},
+};
+
+constexpr double kRoundDelays[] = {0.001, 0.1, 0.25, 0.5,  1.0,   1.5,
+                                   2.0,   5.0, 30.0, 60.0, 100.0, 3600.0};
+
+// Initial delays, and the delays jittered is asked about.
+constexpr Choice<double> kDelays[] = {
+    {"zero", 2, [](Dice&, const Context&) { return 0.0; }},
+    {"-0.0: kept, sign and all", 1, [](Dice&, const Context&) { return -0.0; }},
+    {"subnormal", 1, [](Dice& d, const Context&) { return d.subnormal(); }},
+    {"2^-1074", 0.5, [](Dice&, const Context&) { return edges::kSmallestSubnormal; }},
+    {"tiny: 2^-1022 to 2^-30", 2,
+     [](Dice& d, const Context&) { return d.with_exponent(-1022, -30); }},
+    {"ordinary: 2^-10 to 2^12 s", 8,
+     [](Dice& d, const Context&) { return d.with_exponent(-10, 12); }},
+    {"round", 4, [](Dice& d, const Context&) { return d.one_of(kRoundDelays); }},
+    {"near DBL_MAX: doubling overflows at once", 1.5,
+     [](Dice& d, const Context&) { return d.with_exponent(990, 1023); }},
+    {"DBL_MAX", 0.5, [](Dice&, const Context&) { return edges::kLargest; }},
+};
+
+constexpr double kExactMultipliers[] = {0.5, 1.5, 3.0, 10.0, 0.1};
+
+constexpr Choice<double> kMultipliers[] = {
+    {"zero: every delay after the first is 0", 2, [](Dice&, const Context&) { return 0.0; }},
+    // In a replay the first delay is jittered and every later one is 0,
+    // which must take no draw.
+    {"zero, again for a replay", 2, [](Dice&, const Context&) { return 0.0; }, for_replay},
+    {"-0.0: the sign of zero flips each step", 0.5, [](Dice&, const Context&) { return -0.0; }},
+    {"below 1: the cap applies to the first entries only", 3,
+     [](Dice& d, const Context&) { return d.uniform01(); }},
+    {"tiny: underflows to zero", 1,
+     [](Dice& d, const Context&) { return d.with_exponent(-1074 + 52, -20); }},
+    {"1: fixed", 2, [](Dice&, const Context&) { return 1.0; }},
+    {"1 + 2^-52: grows by an ulp a step", 1,
+     [](Dice&, const Context&) { return edges::kOneUlpAboveOne; }},
+    {"1 + 1e-9: 7e11 steps to overflow", 1,
+     [](Dice&, const Context&) { return edges::kCreepingMultiplier; }},
+    {"slightly above 1", 1, [](Dice& d, const Context&) { return 1.0 + d.with_exponent(-30, -5); }},
+    {"2: doubling", 3, [](Dice&, const Context&) { return 2.0; }},
+    {"in (1, 4)", 4, [](Dice& d, const Context&) { return 1.0 + 3.0 * d.uniform01(); }},
+    {"round", 2, [](Dice& d, const Context&) { return d.one_of(kExactMultipliers); }},
+    {"large: 2^4 to 2^40", 1, [](Dice& d, const Context&) { return d.with_exponent(4, 40); }},
+    {"1e300: overflows at the second step", 0.5, [](Dice&, const Context&) { return 1e300; }},
+};
+
+constexpr Choice<double> kCaps[] = {
+    {"none", 4, [](Dice&, const Context&) { return 0.0; }},
+    {"below the initial delay", 1.5,
+     [](Dice& d, const Context& c) { return std::fabs(c.initial_delay) * d.uniform01(); }},
+    {"at the initial delay", 1, [](Dice&, const Context& c) { return std::fabs(c.initial_delay); }},
+    {"above the initial delay", 1.5,
+     [](Dice& d, const Context& c) {
+       return std::min(std::fabs(c.initial_delay) * (1.0 + 99.0 * d.uniform01()), edges::kLargest);
+     }},
+    {"ordinary: 2^-10 to 2^12 s", 2,
+     [](Dice& d, const Context&) { return d.with_exponent(-10, 12); }},
+    {"whole minutes up to 2 h", 1,
+     [](Dice& d, const Context&) { return 30.0 * static_cast<double>(d.between(1, 120)); }},
+    {"subnormal", 0.5, [](Dice& d, const Context&) { return d.subnormal(); }},
+    {"huge: 2^990 and up", 0.5, [](Dice& d, const Context&) { return d.with_exponent(990, 1023); }},
+};
+
+constexpr Choice<double> kJitterFactors[] = {
+    {"zero: no draw", 3, [](Dice&, const Context&) { return 0.0; }},
+    {"1: a draw of 0 makes 0, and +Infinity stays", 1.5, [](Dice&, const Context&) { return 1.0; }},
+    {"0.2: the exponential factory's", 1, [](Dice&, const Context&) { return 0.2; }},
+    {"0.5", 1, [](Dice&, const Context&) { return 0.5; }},
+    {"uniform in [0, 1)", 3, [](Dice& d, const Context&) { return d.uniform01(); }},
+    {"2^-53", 0.5, [](Dice&, const Context&) { return edges::kSmallestPositiveDraw; }},
+    {"1 - 2^-53", 0.5, [](Dice&, const Context&) { return edges::kLargestDraw; }},
+};
+
+constexpr Choice<double> kAgeLimits[] = {
+    {"none", 5, [](Dice&, const Context&) { return 0.0; }},
+    {"ordinary: 2^-10 to 2^12 s", 2,
+     [](Dice& d, const Context&) { return d.with_exponent(-10, 12); }},
+    {"whole minutes up to 2 h", 1,
+     [](Dice& d, const Context&) { return 30.0 * static_cast<double>(d.between(1, 120)); }},
+    {"tiny: 2^-1022 to 2^-30 s", 0.5,
+     [](Dice& d, const Context&) { return d.with_exponent(-1074 + 52, -30); }},
+};
+
+constexpr Choice<std::int64_t> kMaxAttempts[] = {
+    {"1: no retries", 1, [](Dice&, const Context&) { return std::int64_t{1}; }},
+    {"2 to 10", 5, [](Dice& d, const Context&) { return d.between(2, 10); }},
+    {"11 to 100", 2, [](Dice& d, const Context&) { return d.between(11, 100); }},
+    {"1000 to 2000: uncapped doubling overflows past entry 1025", 1.5,
+     [](Dice& d, const Context&) { return d.between(1000, 2000); }},
+    {"huge: 2^20 to 2^62, for far attempts", 1,
+     [](Dice& d, const Context&) {
+       return d.between(std::int64_t{1} << 20, std::int64_t{1} << 62);
+     },
+     for_calls},
+    {"INT64_MAX", 0.2, [](Dice&, const Context&) { return kInt64Max; }, for_calls},
+    {"65,537: the longest schedule answered", 0.05,
+     [](Dice&, const Context&) { return kMaxScheduleEntries + 1; }, for_schedule_in_full},
+};
+
+// Far along a huge policy: settles (capped, zero, overflowed) or hits the
+// protocol's cost limit, and both sides must say which.
+constexpr std::int64_t kFarAttempts[] = {std::int64_t{1000000000}, std::int64_t{1} << 40,
+                                         std::int64_t{1000000000000000}, kInt64Max - 1};
+
+constexpr Choice<std::int64_t> kAttempts[] = {
+    {"1", 2, [](Dice&, const Context&) { return std::int64_t{1}; }},
+    {"in range", 5,
+     [](Dice& d, const Context& c) {
+       const bool huge = c.max_attempts > 100000;
+       return d.between(1, std::max<std::int64_t>(1, huge ? 2000 : c.max_attempts));
+     }},
+    {"the last retry", 2,
+     [](Dice&, const Context& c) { return std::max<std::int64_t>(1, c.max_attempts - 1); }},
+    {"max_attempts: gives up", 1, [](Dice&, const Context& c) { return c.max_attempts; }},
+    {"past max_attempts", 0.5,
+     [](Dice&, const Context& c) {
+       return c.max_attempts == kInt64Max ? c.max_attempts : c.max_attempts + 1;
+     }},
+    {"far: 10^9 to 2^63 - 2", 1,
+     [](Dice& d, const Context& c) { return std::min(d.one_of(kFarAttempts), c.max_attempts - 1); },
+     on_huge_policy},
+};
+
+// Message ages; the first five only with an age limit, where the limit is
+// inclusive and its neighbours are where ports go wrong.
+constexpr Choice<double> kAges[] = {
+    {"below the limit", 3, [](Dice& d, const Context& c) { return c.age_limit * d.uniform01(); },
+     with_age_limit},
+    {"at the limit: gives up", 1.5, [](Dice&, const Context& c) { return c.age_limit; },
+     with_age_limit},
+    {"an ulp past the limit", 1.5, [](Dice&, const Context& c) { return next_up(c.age_limit); },
+     with_age_limit},
+    {"an ulp below the limit", 1.5, [](Dice&, const Context& c) { return next_down(c.age_limit); },
+     with_age_limit},
+    {"far past the limit", 0.75,
+     [](Dice& d, const Context& c) { return c.age_limit * (1.0 + 100.0 * d.uniform01()); },
+     with_age_limit},
+    {"zero", 4, [](Dice&, const Context&) { return 0.0; }},
+    {"-0.0", 0.5, [](Dice&, const Context&) { return -0.0; }},
+    {"negative: young", 1, [](Dice& d, const Context&) { return -d.with_exponent(-10, 12); }},
+    {"+Infinity: older than any limit", 0.5, [](Dice&, const Context&) { return HUGE_VAL; }},
+    {"-Infinity", 0.5, [](Dice&, const Context&) { return -HUGE_VAL; }},
+    {"ordinary", 1, [](Dice& d, const Context&) { return d.with_exponent(-10, 12); }},
+};
+
+constexpr Choice<double> kDraws[] = {
+    {"0: the bottom of the range", 2, [](Dice&, const Context&) { return 0.0; }},
+    {"2^-53: Ruby's smallest", 1,
+     [](Dice&, const Context&) { return edges::kSmallestPositiveDraw; }},
+    {"0.5: no change", 1, [](Dice&, const Context&) { return 0.5; }},
+    {"1 - 2^-53: the top, a tie that rounds to even", 1,
+     [](Dice&, const Context&) { return edges::kLargestDraw; }},
+    {"uniform", 5, [](Dice& d, const Context&) { return d.uniform01(); }},
+    {"just below 0.5", 0.5, [](Dice&, const Context&) { return next_down(0.5); }},
+    {"tiny: below 2^-55, r * 2 - 1 rounds to -1", 0.5,
+     [](Dice& d, const Context&) { return d.with_exponent(-1074 + 52, -60); }},
+};
+
+// The delay jittered is asked to spread.
+constexpr Choice<double> kJitteredDelays[] = {
+    {"a delay", 6, [](Dice& d, const Context& c) { return choose<double>(d, kDelays, c); }},
+    {"negative: unchanged, no draw", 1,
+     [](Dice& d, const Context&) { return -d.with_exponent(-10, 12); }},
+    {"+Infinity", 0.5, [](Dice&, const Context&) { return HUGE_VAL; }},
+    {"-Infinity", 0.3, [](Dice&, const Context&) { return -HUGE_VAL; }},
+    {"the policy's initial delay", 1, [](Dice&, const Context& c) { return c.initial_delay; }},
+};
+
+constexpr Choice<std::int64_t> kSeeds[] = {
+    {"uniform", 8, [](Dice& d, const Context&) { return d.between(0, kSeedMax); }},
+    {"0", 1, [](Dice&, const Context&) { return std::int64_t{0}; }},
+    {"2^32 - 1", 1, [](Dice&, const Context&) { return kSeedMax; }},
+    {"42: the doc page's", 1, [](Dice&, const Context&) { return std::int64_t{42}; }},
+};
+
+// A replay's calls: many give up or land on zero delays between jittered
+// ones, so a port that draws where no jitter applies shifts every later draw.
+constexpr Choice<std::int64_t> kCallAttempts[] = {
+    {"early: up to 60", 6,
+     [](Dice& d, const Context& c) {
+       return d.between(1, std::max<std::int64_t>(1, std::min<std::int64_t>(c.max_attempts, 60)));
+     }},
+    {"gives up: must take no draw", 2,
+     [](Dice& d, const Context& c) {
+       return c.max_attempts == kInt64Max ? c.max_attempts : c.max_attempts + d.between(0, 1);
+     }},
+    {"1", 2, [](Dice&, const Context&) { return std::int64_t{1}; }},
+    {"any attempt", 0.3,
+     [](Dice& d, const Context& c) { return choose<std::int64_t>(d, kAttempts, c); }},
+};
+
+constexpr Choice<double> kCallAges[] = {
+    {"zero", 5, [](Dice&, const Context&) { return 0.0; }},
+    {"any age", 2, [](Dice& d, const Context& c) { return choose<double>(d, kAges, c); }},
+    {"negative", 0.5, [](Dice& d, const Context&) { return -d.with_exponent(-10, 12); }},
+    {"+Infinity: gives up with a limit", 0.3, [](Dice&, const Context&) { return HUGE_VAL; }},
+    {"-Infinity", 0.2, [](Dice&, const Context&) { return -HUGE_VAL; }},
+};
+
+// A next_delay request's `jitter` member: absent means true, and both then
+// need `r`.
+enum class JitterMember { absent, on, off };
+constexpr Choice<JitterMember> kJitterMembers[] = {
+    {"absent: true", 3, [](Dice&, const Context&) { return JitterMember::absent; }},
+    {"true", 2, [](Dice&, const Context&) { return JitterMember::on; }},
+    {"false: no r", 1, [](Dice&, const Context&) { return JitterMember::off; }},
+};
+
+// ---- Policies -------------------------------------------------------------
+
+struct PolicyParameters {
+  std::string_view form;  // "constructor", "none", "fixed", "exponential"
   std::int64_t max_attempts = 1;
   double initial_delay = 0.0;
   double multiplier = 2.0;
@@ -47,12 +383,6 @@ struct CaseGenerator::PolicyParameters {
   std::optional<double> with_jitter;
 
   // The values the policy ends up with, after the factory and the copies.
-  double effective_jitter() const {
-    if (with_jitter) return *with_jitter;
-    if (form == "exponential") return 0.2;
-    if (form == "constructor") return jitter_factor;
-    return 0.0;
-  }
   double effective_age_limit() const {
     if (give_up_after) return *give_up_after;
     return form == "constructor" ? max_message_age : 0.0;
@@ -60,227 +390,49 @@ struct CaseGenerator::PolicyParameters {
   std::int64_t effective_max_attempts() const { return form == "none" ? 1 : max_attempts; }
 };
 
-CaseGenerator::CaseGenerator(std::uint64_t seed, Profile profile)
-    : engine_(seed), profile_(profile) {}
-
-double CaseGenerator::uniform01() { return model::unit_interval_from_bits(engine_()); }
-
-std::uint64_t CaseGenerator::below(std::uint64_t n) {
-  // Rejection keeps it exactly uniform; n is never 0 here.
-  const std::uint64_t limit =
-      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % n;
-  for (;;) {
-    const std::uint64_t x = engine_();
-    if (x < limit) return x % n;
-  }
+// A factor for a replay: above zero, so that most replays draw.
+double replay_jitter(Dice& d) {
+  return d.chance(0.2) ? 1.0 : d.uniform01() + edges::kSmallestPositiveDraw;
 }
 
-std::int64_t CaseGenerator::between(std::int64_t lo, std::int64_t hi) {
-  const auto span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
-  if (span == std::numeric_limits<std::uint64_t>::max())
-    return static_cast<std::int64_t>(engine_());
-  return static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + below(span + 1));
-}
-
-bool CaseGenerator::chance(double p) { return uniform01() < p; }
-
-template <std::size_t N>
-std::size_t CaseGenerator::pick(const double (&weights)[N]) {
-  double total = 0.0;
-  for (const double w : weights) total += w;
-  double x = uniform01() * total;
-  for (std::size_t i = 0; i < N; ++i) {
-    if (x < weights[i]) return i;
-    x -= weights[i];
-  }
-  return N - 1;
-}
-
-// A double with a random 52-bit mantissa and a binary exponent in [lo, hi]:
-// log-uniform without libm, every bit pattern of those binades possible.
-double CaseGenerator::with_exponent(int lo, int hi) {
-  const double mantissa = 1.0 + static_cast<double>(engine_() >> 12U) * 0x1p-52;
-  return std::ldexp(mantissa, static_cast<int>(between(lo, hi)));
-}
-
-double CaseGenerator::subnormal() {
-  return std::ldexp(static_cast<double>((engine_() >> 12U) | 1U), -1074);
-}
-
-double CaseGenerator::delay_value() {
-  static constexpr double kRound[] = {0.001, 0.1, 0.25, 0.5,  1.0,   1.5,
-                                      2.0,   5.0, 30.0, 60.0, 100.0, 3600.0};
-  switch (pick({2, 1, 1, 0.5, 2, 8, 4, 1.5, 0.5})) {
-    case 0: return 0.0;
-    case 1: return -0.0;
-    case 2: return subnormal();
-    case 3: return std::numeric_limits<double>::denorm_min();
-    case 4: return with_exponent(-1022, -30);
-    case 5: return with_exponent(-10, 12);
-    case 6: return kRound[below(std::size(kRound))];
-    case 7: return with_exponent(990, 1023);
-    default: return std::numeric_limits<double>::max();
-  }
-}
-
-double CaseGenerator::multiplier_value(bool for_replay) {
-  static constexpr double kExact[] = {0.5, 1.5, 3.0, 10.0, 0.1};
-  // A replay leans on multiplier 0: the first delay is jittered, every later
-  // one is 0 and must take no draw.
-  switch (pick({for_replay ? 4.0 : 2.0, 0.5, 3, 1, 2, 1, 1, 1, 3, 4, 2, 1, 0.5})) {
-    case 0: return 0.0;
-    case 1: return -0.0;
-    case 2: return uniform01();
-    case 3: return with_exponent(-1074 + 52, -20);
-    case 4: return 1.0;
-    case 5: return next_up(1.0);  // 1 + 2^-52: grows by an ulp a step
-    case 6: return 1.000000001;   // 1 + 1e-9: 7e11 steps to overflow
-    case 7: return 1.0 + with_exponent(-30, -5);
-    case 8: return 2.0;
-    case 9: return 1.0 + 3.0 * uniform01();
-    case 10: return kExact[below(std::size(kExact))];
-    case 11: return with_exponent(4, 40);
-    default: return 1e300;
-  }
-}
-
-double CaseGenerator::draw_value() {
-  switch (pick({2, 1, 1, 1, 5, 0.5, 0.5})) {
-    case 0: return 0.0;
-    case 1: return model::edges::kSmallestPositiveDraw;
-    case 2: return 0.5;
-    case 3: return model::edges::kLargestDraw;
-    case 4: return uniform01();
-    case 5: return next_down(0.5);
-    default: return with_exponent(-1074 + 52, -60);
-  }
-}
-
-double CaseGenerator::jitter_factor_value() {
-  switch (pick({3, 1.5, 1, 1, 3, 0.5, 0.5})) {
-    case 0: return 0.0;
-    case 1: return 1.0;
-    case 2: return 0.2;
-    case 3: return 0.5;
-    case 4: return uniform01();
-    case 5: return model::edges::kSmallestPositiveDraw;
-    default: return model::edges::kLargestDraw;
-  }
-}
-
-std::int64_t CaseGenerator::max_attempts_value(const std::string& op) {
-  const bool schedule = op == "schedule";
-  const bool reference = profile_ == Profile::reference;
-  switch (pick({1, 5, 2, 1.5, schedule ? 0.0 : 1.0, schedule ? 0.0 : 0.2,
-                schedule && !reference ? 0.05 : 0.0})) {
-    case 0: return 1;
-    case 1: return between(2, 10);
-    case 2: return between(11, 100);
-    case 3: return between(1000, 2000);  // uncapped doubling overflows past 1025
-    case 4: return between(std::int64_t{1} << 20, std::int64_t{1} << 62);
-    case 5: return kInt64Max;
-    default: return kMaxScheduleEntries + 1;  // the longest schedule answered
-  }
-}
-
-std::int64_t CaseGenerator::attempt_value(std::int64_t max_attempts) {
-  const bool huge = max_attempts > 100000;
-  const std::int64_t top = std::min<std::int64_t>(max_attempts, huge ? 2000 : max_attempts);
-  std::int64_t attempt = 1;
-  switch (pick({2, 5, 2, 1, 0.5, huge ? 1.0 : 0.0})) {
-    case 0: attempt = 1; break;
-    case 1: attempt = between(1, std::max<std::int64_t>(1, top)); break;
-    case 2: attempt = std::max<std::int64_t>(1, max_attempts - 1); break;
-    case 3: attempt = max_attempts; break;
-    case 4: attempt = max_attempts == kInt64Max ? max_attempts : max_attempts + 1; break;
-    default: {
-      // Far along a huge policy: settles (capped, zero, overflowed) or hits
-      // the protocol's cost limit, and both sides must say which.
-      static constexpr std::int64_t kFar[] = {std::int64_t{1000000000}, std::int64_t{1} << 40,
-                                              std::int64_t{1000000000000000}, kInt64Max - 1};
-      attempt = std::min(kFar[below(std::size(kFar))], max_attempts - 1);
-    }
-  }
-  if (profile_ == Profile::reference) attempt = std::min(attempt, kReferenceMaxAttempt);
-  return attempt;
-}
-
-double CaseGenerator::age_value(double limit) {
-  if (limit > 0.0 && chance(0.6)) {
-    switch (pick({2, 1, 1, 1, 0.5})) {
-      case 0: return limit * uniform01();
-      case 1: return limit;  // the limit is inclusive: gives up
-      case 2: return next_up(limit);
-      case 3: return next_down(limit);
-      default: return limit * (1.0 + 100.0 * uniform01());
-    }
-  }
-  switch (pick({4, 0.5, 1, 0.5, 0.5, 1})) {
-    case 0: return 0.0;
-    case 1: return -0.0;
-    case 2: return -with_exponent(-10, 12);
-    case 3: return HUGE_VAL;
-    case 4: return -HUGE_VAL;
-    default: return with_exponent(-10, 12);
-  }
-}
-
-CaseGenerator::PolicyParameters CaseGenerator::policy_parameters(const std::string& op) {
+PolicyParameters policy_parameters(Dice& d, Context& c) {
   PolicyParameters p;
-  static constexpr const char* kForms[] = {"constructor", "exponential", "fixed", "none"};
-  p.form = kForms[pick({6, 2, 2, 1})];
-  p.max_attempts = max_attempts_value(op);
-  const bool replay = op == "replay";
-  if (replay && chance(0.15)) {
+  p.form = choose<std::string_view>(d, kForms, c);
+  p.max_attempts = choose<std::int64_t>(d, kMaxAttempts, c);
+  if (c.replay && d.chance(0.15)) {
     // Underflow to zero part-way: tiny delays times a tiny multiplier.
-    p.initial_delay = with_exponent(-1070, -1000);
-    p.multiplier = with_exponent(-60, -10);
+    p.initial_delay = d.with_exponent(-1070, -1000);
+    p.multiplier = d.with_exponent(-60, -10);
   } else {
-    p.initial_delay = delay_value();
-    p.multiplier = multiplier_value(replay);
+    p.initial_delay = choose<double>(d, kDelays, c);
+    p.multiplier = choose<double>(d, kMultipliers, c);
   }
-  switch (pick({4, 1.5, 1, 1.5, 2, 1, 0.5, 0.5})) {
-    case 0: p.max_delay = 0.0; break;
-    case 1: p.max_delay = std::fabs(p.initial_delay) * uniform01(); break;
-    case 2: p.max_delay = std::fabs(p.initial_delay); break;
-    case 3:
-      p.max_delay = std::min(std::fabs(p.initial_delay) * (1.0 + 99.0 * uniform01()),
-                             std::numeric_limits<double>::max());
-      break;
-    case 4: p.max_delay = with_exponent(-10, 12); break;
-    case 5: p.max_delay = 30.0 * static_cast<double>(between(1, 120)); break;
-    case 6: p.max_delay = subnormal(); break;
-    default: p.max_delay = with_exponent(990, 1023);
-  }
-  p.jitter_factor = replay && chance(0.7)
-                        ? (chance(0.2) ? 1.0 : uniform01() + model::edges::kSmallestPositiveDraw)
-                        : jitter_factor_value();
-  switch (pick({5, 2, 1, 0.5})) {
-    case 0: p.max_message_age = 0.0; break;
-    case 1: p.max_message_age = with_exponent(-10, 12); break;
-    case 2: p.max_message_age = 30.0 * static_cast<double>(between(1, 120)); break;
-    default: p.max_message_age = with_exponent(-1074 + 52, -30);
-  }
-  for (bool& present : p.has) present = chance(0.75);
+  c.initial_delay = p.initial_delay;
+  p.max_delay = choose<double>(d, kCaps, c);
+  p.jitter_factor =
+      c.replay && d.chance(0.7) ? replay_jitter(d) : choose<double>(d, kJitterFactors, c);
+  p.max_message_age = choose<double>(d, kAgeLimits, c);
+  for (bool& present : p.has) present = d.chance(0.75);
   p.has[0] = true;  // max_attempts: the default 1 makes a dull policy
-  if (chance(0.2)) p.give_up_after = chance(0.3) ? 0.0 : with_exponent(-10, 12);
-  if (chance(replay && p.form != "exponential" ? 0.5 : 0.2)) {
-    p.with_jitter =
-        replay ? uniform01() + model::edges::kSmallestPositiveDraw : jitter_factor_value();
-  }
+  if (d.chance(0.2)) p.give_up_after = d.chance(0.3) ? 0.0 : d.with_exponent(-10, 12);
   // A factor of 0 never draws, which would make a replay say nothing about
   // draws; keep most replays jittered.
+  if (d.chance(c.replay && p.form != "exponential" ? 0.5 : 0.2)) {
+    p.with_jitter = c.replay ? replay_jitter(d) : choose<double>(d, kJitterFactors, c);
+  }
+  c.max_attempts = p.effective_max_attempts();
+  c.age_limit = p.effective_age_limit();
   return p;
 }
 
-ordered_json CaseGenerator::encode_policy(const PolicyParameters& p) {
+ordered_json encode_policy(Dice& d, const PolicyParameters& p) {
   ordered_json policy = ordered_json::object();
   if (p.form == "constructor") {
     static constexpr const char* kNames[] = {"max_attempts", "initial_delay", "multiplier",
                                              "max_delay",    "jitter_factor", "max_message_age"};
     const double values[] = {0.0,         p.initial_delay, p.multiplier,
                              p.max_delay, p.jitter_factor, p.max_message_age};
-    for (int i = 0; i < 6; ++i) {
+    for (std::size_t i = 0; i < std::size(kNames); ++i) {
       if (!p.has[i]) continue;
       if (i == 0) {
         policy[kNames[i]] = p.max_attempts;
@@ -296,7 +448,7 @@ ordered_json CaseGenerator::encode_policy(const PolicyParameters& p) {
     } else if (p.form == "exponential") {
       policy["max_attempts"] = p.max_attempts;
       policy["initial_delay"] = wire(p.initial_delay);
-      if (p.max_delay != 0.0 || chance(0.3)) policy["max_delay"] = wire(p.max_delay);
+      if (p.max_delay != 0.0 || d.chance(0.3)) policy["max_delay"] = wire(p.max_delay);
     }
   }
   if (p.give_up_after) policy["give_up_after"] = wire(*p.give_up_after);
@@ -304,258 +456,336 @@ ordered_json CaseGenerator::encode_policy(const PolicyParameters& p) {
   return policy;
 }
 
-ordered_json CaseGenerator::valid_request(std::int64_t id, const std::string& op) {
-  PolicyParameters p = policy_parameters(op);
+// ---- Requests -------------------------------------------------------------
+
+ordered_json valid_request(Dice& d, Profile profile, std::int64_t id, std::string_view op) {
+  Context c;
+  c.profile = profile;
+  c.op = op;
+  c.replay = op == "replay";
+  const PolicyParameters p = policy_parameters(d, c);
   ordered_json request = ordered_json::object();
   request["id"] = id;
   request["op"] = op;
-  request["policy"] = encode_policy(p);
-  const std::int64_t max_attempts = p.effective_max_attempts();
-  const double age_limit = p.effective_age_limit();
+  request["policy"] = encode_policy(d, p);
+  const auto within_reference = [&](std::int64_t attempt) {
+    return profile == Profile::reference ? std::min(attempt, kReferenceMaxAttempt) : attempt;
+  };
 
   if (op == "next_delay") {
-    request["attempt"] = attempt_value(max_attempts);
-    if (chance(0.8)) request["message_age"] = wire(age_value(age_limit));
-    const std::size_t jitter = pick({3, 2, 1});
-    if (jitter == 0) request["jitter"] = true;
-    if (jitter == 1) request["jitter"] = false;
-    if (jitter != 1) request["r"] = draw_value();
+    request["attempt"] = within_reference(choose<std::int64_t>(d, kAttempts, c));
+    if (d.chance(0.8)) request["message_age"] = wire(choose<double>(d, kAges, c));
+    const JitterMember jitter = choose<JitterMember>(d, kJitterMembers, c);
+    if (jitter != JitterMember::absent) request["jitter"] = jitter == JitterMember::on;
+    if (jitter != JitterMember::off) request["r"] = choose<double>(d, kDraws, c);
   } else if (op == "jittered") {
-    double delay = 0.0;
-    switch (pick({6, 1, 0.5, 0.3, 1})) {
-      case 0: delay = delay_value(); break;
-      case 1: delay = -with_exponent(-10, 12); break;
-      case 2: delay = HUGE_VAL; break;
-      case 3: delay = -HUGE_VAL; break;
-      default: delay = p.initial_delay;
-    }
-    request["delay"] = wire(delay);
-    request["r"] = draw_value();
+    request["delay"] = wire(choose<double>(d, kJitteredDelays, c));
+    request["r"] = choose<double>(d, kDraws, c);
   } else if (op == "replay") {
-    switch (pick({8, 1, 1, 1})) {
-      case 0: request["seed"] = between(0, 4294967295); break;
-      case 1: request["seed"] = 0; break;
-      case 2: request["seed"] = 4294967295; break;
-      default: request["seed"] = 42;
-    }
+    request["seed"] = choose<std::int64_t>(d, kSeeds, c);
     ordered_json calls = ordered_json::array();
-    const std::int64_t count = chance(0.1) ? between(13, 40) : between(1, 12);
+    const std::int64_t count = d.chance(0.1) ? d.between(13, 40) : d.between(1, 12);
     for (std::int64_t i = 0; i < count; ++i) {
-      std::int64_t attempt = 1;
-      switch (pick({6, 2, 2, 0.3})) {
-        case 0:
-          attempt = between(1, std::max<std::int64_t>(1, std::min<std::int64_t>(max_attempts, 60)));
-          break;
-        case 1:
-          attempt = max_attempts == kInt64Max ? max_attempts : max_attempts + between(0, 1);
-          break;  // gives up: must take no draw
-        case 2: attempt = 1; break;
-        default: attempt = attempt_value(max_attempts);
-      }
-      if (profile_ == Profile::reference) attempt = std::min(attempt, kReferenceMaxAttempt);
-      double age = 0.0;
-      switch (pick({5, 2, 0.5, 0.3, 0.2})) {
-        case 0: age = 0.0; break;
-        case 1: age = age_value(age_limit); break;
-        case 2: age = -with_exponent(-10, 12); break;
-        case 3: age = HUGE_VAL; break;
-        default: age = -HUGE_VAL;
-      }
-      calls.push_back(ordered_json::array({attempt, wire(age)}));
+      const std::int64_t attempt = within_reference(choose<std::int64_t>(d, kCallAttempts, c));
+      calls.push_back(ordered_json::array({attempt, wire(choose<double>(d, kCallAges, c))}));
     }
     request["calls"] = std::move(calls);
   }
   return request;
 }
 
-GeneratedCase CaseGenerator::malformed_line(std::int64_t id) {
-  const std::string valid = to_line(valid_request(id, "schedule"));
-  std::string line;
-  switch (below(14)) {
-    case 0:
-      line = valid.substr(
-          0, static_cast<std::size_t>(between(0, static_cast<std::int64_t>(valid.size()) - 1)));
-      break;
-    case 1: line = valid + " x"; break;
-    case 2: line = valid + valid; break;
-    case 3: line = "[" + valid + "]"; break;
-    case 4: line = ""; break;
-    case 5: line = "   \t "; break;
-    case 6: line = "\xEF\xBB\xBF" + valid; break;
-    case 7: {
-      line = valid;
-      line.insert(1, "\"deep\":" + std::string(40, '[') + std::string(40, ']') + ",");
-      break;
-    }
-    case 8: {
-      line = valid;
-      line.insert(1, "\"note\":\"\xFF\xFE\",");
-      break;
-    }
-    case 9: {
-      line = valid;
-      line.insert(1, "\"note\":\"\\ud800\",");
-      break;
-    }
-    case 10: {
-      line = valid;
-      line.insert(1, "\"note\":\"tab\there\",");
-      break;
-    }
-    case 11: {
-      line = valid;
-      line.insert(1, "\"x\":NaN,");
-      break;
-    }
-    case 12: {
-      line = valid;
-      line.insert(1, "\"x\":1e400,");
-      break;
-    }
-    default: {
-      line = valid;
-      line.insert(1, "\"pad\":\"" + std::string(kMaxLineBytes, 'p') + "\",");
-    }
-  }
-  return {line, "malformed line"};
+// ---- Malformed lines ------------------------------------------------------
+
+// A valid request's line, broken so that it is no JSON object within the
+// protocol's limits (conformance/README.md, Requests).
+struct Malformation {
+  std::string_view name;
+  double weight;
+  std::string (*make)(Dice&, const std::string& valid);
+};
+
+std::string inserted(const std::string& valid, const std::string& member) {
+  std::string line = valid;
+  line.insert(1, member + ",");
+  return line;
 }
 
-GeneratedCase CaseGenerator::invalid_case(std::int64_t id) {
-  static constexpr const char* kOps[] = {"schedule", "next_delay", "jittered", "replay"};
-  const std::string op = kOps[pick({1, 1, 1, 1})];
-  ordered_json request = valid_request(id, op);
-  ordered_json& policy = request["policy"];
-  const ordered_json nan = "NaN";
-  // Each mutation breaks exactly one rule; the answer must be an error.
-  switch (below(30)) {
-    case 0: policy = ordered_json::object({{"initial_delay", -with_exponent(-10, 3)}}); break;
-    case 1: policy = ordered_json::object({{"max_attempts", 3}, {"multiplier", nan}}); break;
-    case 2: policy = ordered_json::object({{"max_attempts", 3}, {"max_delay", "Infinity"}}); break;
-    case 3: policy = ordered_json::object({{"jitter_factor", next_up(1.0)}}); break;
-    case 4: policy = ordered_json::object({{"max_message_age", -1.0}}); break;
-    case 5: {
-      static const ordered_json kBad[] = {0,    -3,   2.5,    5.0, "5", std::uint64_t{1} << 63,
-                                          1e19, true, nullptr};
-      policy = ordered_json::object({{"max_attempts", kBad[below(std::size(kBad))]}});
-      break;
-    }
-    case 6: policy["give_up_after"] = chance(0.5) ? ordered_json(-1.0) : nan; break;
-    case 7: policy["with_jitter"] = chance(0.5) ? ordered_json(1.5) : ordered_json(-0.25); break;
-    case 8: policy["max_atempts"] = 3; break;
-    case 9: policy = ordered_json::object({{"factory", "linear"}}); break;
-    case 10: policy = ordered_json::object({{"factory", "fixed"}, {"max_attempts", 3}}); break;
-    case 11: policy = ordered_json::object({{"factory", "none"}, {"max_attempts", 3}}); break;
-    case 12: policy = chance(0.5) ? ordered_json::array() : ordered_json("exponential"); break;
-    case 13: request["op"] = chance(0.5) ? ordered_json("sched") : ordered_json(1); break;
-    case 14: request.erase("op"); break;
-    case 15: request.erase("policy"); break;
-    case 16: {
-      request["op"] = "next_delay";
-      static const ordered_json kBad[] = {0,    -1,     1.5, 2.0, "1", std::uint64_t{1} << 63,
-                                          1e19, nullptr};
-      request["attempt"] = kBad[below(std::size(kBad))];
-      request["r"] = 0.5;
-      break;
-    }
-    case 17: {
-      request["op"] = "next_delay";
-      request["attempt"] = 1;
-      request["message_age"] = nan;
-      request["jitter"] = false;
-      break;
-    }
-    case 18: {
-      request["op"] = "next_delay";
-      request["attempt"] = 1;
-      request["jitter"] = chance(0.5) ? ordered_json("yes") : ordered_json(1);
-      request["r"] = 0.5;
-      break;
-    }
-    case 19: {
-      request["op"] = "next_delay";
-      request["attempt"] = 1;
-      request.erase("jitter");
-      static const ordered_json kBad[] = {1.0, -5e-324, "NaN", 1.5, nullptr};
-      if (chance(0.3)) {
-        request.erase("r");
-      } else {
-        request["r"] = kBad[below(std::size(kBad))];
-      }
-      break;
-    }
-    case 20: {
-      request["op"] = "jittered";
-      request["delay"] = chance(0.5) ? nan : ordered_json("x");
-      request["r"] = 0.5;
-      break;
-    }
-    case 21: {
-      request["op"] = "jittered";
-      request["delay"] = 1.0;
-      request["r"] = chance(0.5) ? ordered_json(1.0) : ordered_json(nullptr);
-      break;
-    }
-    case 22: {
-      request["op"] = "replay";
-      static const ordered_json kBad[] = {-1, 4294967296, 1.5, "42", nullptr};
-      request["seed"] = kBad[below(std::size(kBad))];
-      request["calls"] = ordered_json::array({ordered_json::array({1, 0})});
-      break;
-    }
-    case 23: {
-      request["op"] = "replay";
-      request["seed"] = 1;
-      static const ordered_json kBad[] = {
-          ordered_json::array({ordered_json::array({1})}),
-          ordered_json::array({ordered_json::array({1, 0, 0})}),
-          ordered_json::array({"x"}),
-          ordered_json::array({ordered_json::array({1.5, 0})}),
-          ordered_json::array({ordered_json::array({1, 0}), ordered_json::array({0, 0})}),
-          ordered_json::array({ordered_json::array({1, "NaN"})}),
-          ordered_json::object()};
-      request["calls"] = kBad[below(std::size(kBad))];
-      break;
-    }
-    case 24: {
-      request["op"] = "replay";
-      request["seed"] = 1;
-      ordered_json calls = ordered_json::array();
-      for (std::size_t i = 0; i <= kMaxReplayCalls; ++i)
-        calls.push_back(ordered_json::array({1, 0}));
-      request["calls"] = std::move(calls);
-      break;
-    }
-    case 25: {
-      request["op"] = "schedule";
-      policy = ordered_json::object(
-          {{"max_attempts", chance(0.5) ? kMaxScheduleEntries + 2 : std::int64_t{1} << 40}});
-      break;
-    }
-    case 26: {
-      // No cap and a multiplier that creeps: the running value does not
-      // settle, so an attempt past 2^20 + 1 is beyond the cost limit.
-      request["op"] = "next_delay";
-      policy = ordered_json::object({{"max_attempts", kInt64Max},
-                                     {"initial_delay", 1.0},
-                                     {"multiplier", chance(0.5) ? 1.000000001 : next_up(1.0)}});
-      request["attempt"] = chance(0.5) ? (std::int64_t{1} << 20) + 2 : std::int64_t{1} << 40;
-      request["jitter"] = false;
-      break;
-    }
-    case 27: {
-      request.erase("id");
-      request["policy"] = 7;
-      break;
-    }
-    case 28: return malformed_line(id);
-    default: {
-      request["op"] = "next_delay";
-      request["attempt"] = 1;
-      request.erase("r");
-      request["jitter"] = true;
+const Malformation kMalformations[] = {
+    {"truncated", 1,
+     [](Dice& d, const std::string& v) {
+       return v.substr(
+           0, static_cast<std::size_t>(d.between(0, static_cast<std::int64_t>(v.size()) - 1)));
+     }},
+    {"text after the value", 1, [](Dice&, const std::string& v) { return v + " x"; }},
+    {"two values", 1, [](Dice&, const std::string& v) { return v + v; }},
+    {"an array, not an object", 1, [](Dice&, const std::string& v) { return "[" + v + "]"; }},
+    {"empty", 1, [](Dice&, const std::string&) { return std::string(); }},
+    {"only whitespace", 1, [](Dice&, const std::string&) { return std::string("   \t "); }},
+    {"a byte-order mark", 1, [](Dice&, const std::string& v) { return "\xEF\xBB\xBF" + v; }},
+    {"nested 40 deep", 1,
+     [](Dice&, const std::string& v) {
+       return inserted(v, "\"deep\":" + std::string(40, '[') + std::string(40, ']'));
+     }},
+    {"invalid UTF-8", 1,
+     [](Dice&, const std::string& v) { return inserted(v, "\"note\":\"\xFF\xFE\""); }},
+    {"a lone surrogate", 1,
+     [](Dice&, const std::string& v) { return inserted(v, "\"note\":\"\\ud800\""); }},
+    {"a control character in a string", 1,
+     [](Dice&, const std::string& v) { return inserted(v, "\"note\":\"tab\there\""); }},
+    {"a bare NaN", 1, [](Dice&, const std::string& v) { return inserted(v, "\"x\":NaN"); }},
+    {"a number beyond binary64", 1,
+     [](Dice&, const std::string& v) { return inserted(v, "\"x\":1e400"); }},
+    {"longer than 1 MiB", 1,
+     [](Dice&, const std::string& v) {
+       return inserted(v, "\"pad\":\"" + std::string(kMaxLineBytes, 'p') + "\"");
+     }},
+};
+
+// ---- Invalid requests -----------------------------------------------------
+
+// Each row breaks one rule of the protocol (conformance/README.md, Errors)
+// in a request of its op made to be valid, so both sides must answer with an
+// error; `op` is the op the row needs, or any. (A far attempt the generator
+// chose can make the request an error already, at the cost limit.)
+constexpr std::string_view kAnyOp = "any";
+
+struct InvalidRule {
+  std::string_view rule;
+  double weight;
+  std::string_view op;
+  void (*make)(Dice&, ordered_json& request);
+};
+
+const ordered_json kNaN = "NaN";
+
+// 2^63 and 2^64 - 1: integers one past int64 and at the end of uint64.
+constexpr std::uint64_t kPastInt64[] = {std::uint64_t{1} << 63,
+                                        std::numeric_limits<std::uint64_t>::max()};
+
+const InvalidRule kInvalidRules[] = {
+    // The policy.
+    {"policy.max_attempts below 1", 1, kAnyOp,
+     [](Dice& d, ordered_json& r) {
+       r["policy"] = {{"max_attempts", d.chance(0.5) ? 0 : -3}};
+     }},
+    {"policy.max_attempts written with a fraction", 1, kAnyOp,
+     [](Dice& d, ordered_json& r) {
+       r["policy"] = {{"max_attempts", d.chance(0.5) ? 2.5 : 5.0}};
+     }},
+    {"policy.max_attempts past int64", 1, kAnyOp,
+     [](Dice& d, ordered_json& r) {
+       r["policy"] = {{"max_attempts", d.one_of(kPastInt64)}};
+     }},
+    {"policy.max_attempts not a number", 1, kAnyOp,
+     [](Dice& d, ordered_json& r) {
+       static const ordered_json kBad[] = {"5", true, nullptr};
+       r["policy"] = {{"max_attempts", d.one_of(kBad)}};
+     }},
+    {"policy.initial_delay negative", 1, kAnyOp,
+     [](Dice& d, ordered_json& r) {
+       r["policy"] = {{"initial_delay", -d.with_exponent(-10, 3)}};
+     }},
+    {"policy.multiplier NaN", 1, kAnyOp,
+     [](Dice&, ordered_json& r) {
+       r["policy"] = {{"max_attempts", 3}, {"multiplier", kNaN}};
+     }},
+    {"policy.max_delay infinite", 1, kAnyOp,
+     [](Dice&, ordered_json& r) {
+       r["policy"] = {{"max_attempts", 3}, {"max_delay", "Infinity"}};
+     }},
+    {"policy.jitter_factor above 1", 1, kAnyOp,
+     [](Dice&, ordered_json& r) {
+       r["policy"] = {{"jitter_factor", next_up(1.0)}};
+     }},
+    {"policy.max_message_age negative", 1, kAnyOp,
+     [](Dice&, ordered_json& r) {
+       r["policy"] = {{"max_message_age", -1.0}};
+     }},
+    {"policy field null", 1, kAnyOp,
+     [](Dice&, ordered_json& r) {
+       r["policy"] = {{"max_attempts", 3}, {"initial_delay", nullptr}};
+     }},
+    {"policy.give_up_after negative or NaN", 1, kAnyOp,
+     [](Dice& d, ordered_json& r) {
+       r["policy"]["give_up_after"] = d.chance(0.5) ? ordered_json(-1.0) : kNaN;
+     }},
+    {"policy.with_jitter outside [0, 1]", 1, kAnyOp,
+     [](Dice& d, ordered_json& r) { r["policy"]["with_jitter"] = d.chance(0.5) ? 1.5 : -0.25; }},
+    {"the base policy is validated before its copies", 1, kAnyOp,
+     [](Dice&, ordered_json& r) {
+       r["policy"] = {{"max_attempts", 3}, {"jitter_factor", 1.5}, {"with_jitter", 0.5}};
+     }},
+    {"policy field misspelt", 1, kAnyOp,
+     [](Dice&, ordered_json& r) { r["policy"]["max_atempts"] = 3; }},
+    {"policy.factory unknown or null", 1, kAnyOp,
+     [](Dice& d, ordered_json& r) {
+       r["policy"] = {{"factory", d.chance(0.5) ? ordered_json("linear") : ordered_json(nullptr)}};
+     }},
+    {"factory fixed without its delay", 1, kAnyOp,
+     [](Dice&, ordered_json& r) {
+       r["policy"] = {{"factory", "fixed"}, {"max_attempts", 3}};
+     }},
+    {"factory none with max_attempts", 1, kAnyOp,
+     [](Dice&, ordered_json& r) {
+       r["policy"] = {{"factory", "none"}, {"max_attempts", 3}};
+     }},
+    {"policy not an object", 1, kAnyOp,
+     [](Dice& d, ordered_json& r) {
+       static const ordered_json kBad[] = {ordered_json::array(), "exponential", 7};
+       if (d.chance(0.3)) r.erase("id");  // an absent id is answered as null
+       r["policy"] = d.one_of(kBad);
+     }},
+    // The request.
+    {"op unknown", 1, kAnyOp,
+     [](Dice& d, ordered_json& r) {
+       static const ordered_json kBad[] = {"sched", 1, nullptr};
+       r["op"] = d.one_of(kBad);
+     }},
+    {"op missing", 1, kAnyOp, [](Dice&, ordered_json& r) { r.erase("op"); }},
+    {"policy missing", 1, kAnyOp, [](Dice&, ordered_json& r) { r.erase("policy"); }},
+    {"unknown top-level member", 1, kAnyOp,
+     [](Dice& d, ordered_json& r) {
+       static constexpr const char* kMisspelt[] = {"messageAge", "Policy", "jiter", "comment",
+                                                   "expected"};
+       r[d.one_of(kMisspelt)] = 1;
+     }},
+    {"a member of another op", 1.0 / 3, "schedule",
+     [](Dice&, ordered_json& r) { r["attempt"] = 1; }},
+    {"a member of another op", 1.0 / 3, "jittered",
+     [](Dice&, ordered_json& r) { r["message_age"] = 0.0; }},
+    {"a member of another op", 1.0 / 3, "replay", [](Dice&, ordered_json& r) { r["r"] = 0.5; }},
+    // next_delay.
+    {"attempt below 1", 1, "next_delay",
+     [](Dice& d, ordered_json& r) { r["attempt"] = d.chance(0.5) ? 0 : -1; }},
+    {"attempt checked before the give-up test", 1, "next_delay",
+     [](Dice&, ordered_json& r) {
+       r["policy"] = {{"max_attempts", 1}};
+       r["attempt"] = 0;
+     }},
+    {"attempt not an integer", 1, "next_delay",
+     [](Dice& d, ordered_json& r) {
+       static const ordered_json kBad[] = {1.5, 2.0, "1", nullptr};
+       r["attempt"] = d.one_of(kBad);
+     }},
+    {"attempt past int64", 1, "next_delay",
+     [](Dice& d, ordered_json& r) { r["attempt"] = d.one_of(kPastInt64); }},
+    {"message_age NaN", 1, "next_delay",
+     [](Dice&, ordered_json& r) {
+       r["message_age"] = kNaN;
+       r["jitter"] = false;
+     }},
+    {"jitter not a boolean", 1, "next_delay",
+     [](Dice& d, ordered_json& r) {
+       static const ordered_json kBad[] = {"yes", 1, nullptr};
+       r["jitter"] = d.one_of(kBad);
+       r["r"] = 0.5;
+     }},
+    {"r outside [0, 1) or not a number", 1, "next_delay",
+     [](Dice& d, ordered_json& r) {
+       static const ordered_json kBad[] = {1.0, -5e-324, "NaN", 1.5, nullptr};
+       r.erase("jitter");
+       r["r"] = d.one_of(kBad);
+     }},
+    {"r missing where jitter is on", 1, "next_delay",
+     [](Dice& d, ordered_json& r) {
+       if (d.chance(0.5)) {
+         r.erase("jitter");
+       } else {
+         r["jitter"] = true;
+       }
+       r.erase("r");
+     }},
+    {"next_delay past the cost limit", 1, "next_delay",
+     [](Dice& d, ordered_json& r) {
+       // No cap and a multiplier that creeps: the running value does not
+       // settle, so an attempt past 2^20 + 1 is beyond the cost limit.
+       r["policy"] = {
+           {"max_attempts", kInt64Max},
+           {"initial_delay", 1.0},
+           {"multiplier", d.chance(0.5) ? edges::kCreepingMultiplier : edges::kOneUlpAboveOne}};
+       r["attempt"] = d.chance(0.5) ? kMaxStepsAnswered + 1 : std::int64_t{1} << 40;
+       r["jitter"] = false;
+     }},
+    // jittered.
+    {"delay NaN or not a number", 1, "jittered",
+     [](Dice& d, ordered_json& r) { r["delay"] = d.chance(0.5) ? kNaN : ordered_json("x"); }},
+    {"jittered's r outside [0, 1) or null", 1, "jittered",
+     [](Dice& d, ordered_json& r) {
+       r["r"] = d.chance(0.5) ? ordered_json(1.0) : ordered_json(nullptr);
+     }},
+    // replay.
+    {"seed outside [0, 2^32 - 1] or not an integer", 1, "replay",
+     [](Dice& d, ordered_json& r) {
+       static const ordered_json kBad[] = {-1, 4294967296, 1.5, "42", nullptr};
+       r["seed"] = d.one_of(kBad);
+     }},
+    {"a replay call not two elements", 1, "replay",
+     [](Dice& d, ordered_json& r) {
+       static const ordered_json kBad[] = {ordered_json::array({1}), ordered_json::array({1, 0, 0}),
+                                           "x", ordered_json::object({{"attempt", 1}})};
+       r["calls"].push_back(d.one_of(kBad));
+     }},
+    {"calls not an array", 1, "replay",
+     [](Dice&, ordered_json& r) { r["calls"] = ordered_json::object(); }},
+    {"a replay call with a bad attempt or age", 1, "replay",
+     [](Dice& d, ordered_json& r) {
+       static const ordered_json kBad[] = {ordered_json::array({1.5, 0}),
+                                           ordered_json::array({0, 0}),
+                                           ordered_json::array({1, "NaN"})};
+       r["calls"].push_back(d.one_of(kBad));
+     }},
+    {"a replay of 257 calls", 1, "replay",
+     [](Dice&, ordered_json& r) {
+       ordered_json calls = ordered_json::array();
+       for (std::size_t i = 0; i <= kMaxReplayCalls; ++i)
+         calls.push_back(ordered_json::array({1, 0}));
+       r["calls"] = std::move(calls);
+     }},
+    // schedule.
+    {"a schedule longer than 65,536 entries", 1, "schedule",
+     [](Dice& d, ordered_json& r) {
+       r["policy"] = {
+           {"max_attempts", d.chance(0.5) ? kMaxScheduleEntries + 2 : std::int64_t{1} << 40}};
+     }},
+};
+
+constexpr std::string_view kOpNames[] = {"schedule", "next_delay", "jittered", "replay"};
+
+// What a case is: valid, or (full profile only) invalid or malformed. About
+// one request in ten breaks a rule.
+enum class Sort { valid, invalid, malformed };
+bool in_full(const Context& c) { return c.profile == Profile::full; }
+constexpr Choice<Sort> kSorts[] = {
+    {"valid", 90, [](Dice&, const Context&) { return Sort::valid; }},
+    {"invalid: breaks one rule", 9.7, [](Dice&, const Context&) { return Sort::invalid; }, in_full},
+    {"malformed: no JSON object", 0.3, [](Dice&, const Context&) { return Sort::malformed; },
+     in_full},
+};
+
+GeneratedCase malformed_line(Dice& d, Profile profile, std::int64_t id) {
+  const std::string valid = to_line(valid_request(d, profile, id, "schedule"));
+  const Malformation& m = weighted<Malformation>(d, kMalformations);
+  return {m.make(d, valid), "malformed line", m.name};
+}
+
+GeneratedCase invalid_case(Dice& d, Profile profile, std::int64_t id) {
+  const InvalidRule& rule = weighted<InvalidRule>(d, kInvalidRules);
+  const std::string_view op = rule.op == kAnyOp ? d.one_of(kOpNames) : rule.op;
+  ordered_json request = valid_request(d, profile, id, op);
+  rule.make(d, request);
+  return {to_line(request), "invalid", rule.rule};
+}
+
+}  // namespace
+
+std::vector<std::string_view> invalid_rule_names() {
+  std::vector<std::string_view> names;
+  for (const InvalidRule& rule : kInvalidRules) {
+    if (std::find(names.begin(), names.end(), rule.rule) == names.end()) {
+      names.push_back(rule.rule);
     }
   }
-  return {to_line(request), "invalid"};
+  return names;
 }
 
 bool reference_agrees(const std::string& line) {
@@ -589,12 +819,21 @@ bool reference_agrees(const std::string& line) {
   return answer_line(to_line(unjittered)).find("\"Infinity\"") == std::string::npos;
 }
 
+CaseGenerator::CaseGenerator(std::uint64_t seed, Profile profile)
+    : engine_(seed), profile_(profile) {}
+
 GeneratedCase CaseGenerator::next(std::int64_t id) {
-  if (profile_ == Profile::full && chance(0.1)) return invalid_case(id);
-  static constexpr const char* kOps[] = {"schedule", "next_delay", "jittered", "replay"};
+  Dice d(engine_);
+  Context c;
+  c.profile = profile_;
+  switch (choose<Sort>(d, kSorts, c)) {
+    case Sort::invalid: return invalid_case(d, profile_, id);
+    case Sort::malformed: return malformed_line(d, profile_, id);
+    case Sort::valid: break;
+  }
   for (;;) {
-    const std::string op = kOps[pick({25, 35, 15, 25})];
-    GeneratedCase generated{to_line(valid_request(id, op)), op};
+    const std::string_view op = choose<std::string_view>(d, kOps, c);
+    GeneratedCase generated{to_line(valid_request(d, profile_, id, op)), op, {}};
     if (profile_ == Profile::full || reference_agrees(generated.line)) return generated;
   }
 }

@@ -1,5 +1,6 @@
 #include "check.hpp"
 
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -8,6 +9,7 @@
 
 #include "adapter_process.hpp"
 #include "answer.hpp"
+#include "coverage.hpp"
 #include "protocol.hpp"
 #include "shrink.hpp"
 #include "wire.hpp"
@@ -54,14 +56,23 @@ class Checker {
     std::string port_line;
   };
 
+  // Where a request came from, for the report.
+  struct Origin {
+    std::string kind;       // the tally it counts in: "vectors x.jsonl", "replay", ...
+    std::string where;      // "x.jsonl:12", "generated case 7"
+    std::string_view rule;  // the invalid rule a generated case breaks, if any
+  };
+
   bool start_adapter();
   Asked ask(const std::string& line, bool report_failure);
   // Compares one request; false when the run must stop (adapter failure).
-  bool compare(const std::string& line, const std::string& kind, const std::string& origin,
+  bool compare(const std::string& line, const Origin& origin,
                const std::optional<Answer>& expected_by_vector);
-  void report_mismatch(const std::string& line, const std::string& origin, const Answer& core,
+  void report_mismatch(const std::string& line, const Origin& origin, const Answer& core,
                        const std::string& core_line, const Answer& port,
                        const std::string& port_line, const std::string& diff);
+  void count_coverage(const std::string& line, const Origin& origin, const Answer& core);
+  void report_coverage();
   bool send_vector_file(const std::string& path);
 
   const CheckOptions& options_;
@@ -69,9 +80,21 @@ class Checker {
   std::unique_ptr<AdapterProcess> adapter_;
   std::map<std::string, Tally> tallies_;
   std::int64_t mismatches_ = 0;
-  int shown_ = 0;
+  // Mismatches shrunk so far, and the distinct smallest requests they came
+  // to (without their ids), each with the number it was shown under.
+  int shrunk_ = 0;
+  std::map<std::string, int> shown_requests_;
   bool core_disagrees_with_vectors_ = false;
   bool adapter_failed_ = false;
+  // A vector file that cannot be read (or, never yet, the core's own answer
+  // unreadable): the run stops, and the adapter is not blamed.
+  bool usage_error_ = false;
+  // What the agreeing answers reached: regimes, and errors by rule.
+  std::map<Regime, std::int64_t> regimes_;
+  std::map<std::string_view, std::int64_t> rules_;
+  std::int64_t malformed_ = 0;
+  std::int64_t vector_errors_ = 0;
+  std::int64_t other_errors_ = 0;
 };
 
 bool Checker::start_adapter() {
@@ -136,17 +159,47 @@ Checker::Asked Checker::ask(const std::string& line, bool report_failure) {
   return asked;
 }
 
-void Checker::report_mismatch(const std::string& line, const std::string& origin,
-                              const Answer& core, const std::string& core_line, const Answer& port,
+// The request a shrink ends on, as the core reads it: without its id, and
+// with a valid policy as its six values, so that two mismatches that shrink
+// to the same request, however spelt (jitter_factor or with_jitter), are
+// one bug, shown once.
+std::string identity(const std::string& line) {
+  try {
+    ordered_json request = ordered_json::parse(line);
+    if (!request.is_object()) return line;
+    request.erase("id");
+    if (request.contains("policy")) {
+      try {
+        const amqp::RetryPolicy::Options o = policy_from_json(request["policy"]).options();
+        request["policy"] = {
+            std::to_string(o.max_attempts), format_number(o.initial_delay.count()),
+            format_number(o.multiplier),    format_number(o.max_delay.count()),
+            format_number(o.jitter_factor), format_number(o.max_message_age.count())};
+      } catch (const ProtocolError&) {
+        // An invalid policy stays as written.
+      }
+    }
+    return to_line(request);
+  } catch (const ordered_json::exception&) {
+    return line;
+  }
+}
+
+void Checker::report_mismatch(const std::string& line, const Origin& origin, const Answer& core,
+                              const std::string& core_line, const Answer& port,
                               const std::string& port_line, const std::string& diff) {
   ++mismatches_;
-  if (shown_ >= options_.shrink_shown) {
-    if (mismatches_ <= options_.shrink_shown + 20) {
-      out_ << "MISMATCH (" << origin << "): " << diff << "\n  request: " << clip(line) << "\n";
+  const int shown = static_cast<int>(shown_requests_.size());
+  // Shrinking costs adapter queries, so it stops once enough distinct
+  // requests are shown, or after a few times that many shrinks.
+  if (shown >= options_.shrink_shown || shrunk_ >= 4 * options_.shrink_shown) {
+    if (mismatches_ <= shrunk_ + 20) {
+      out_ << "MISMATCH (" << origin.where << "): " << diff << "\n  request: " << clip(line)
+           << "\n";
     }
     return;
   }
-  ++shown_;
+  ++shrunk_;
   const Sort sort = sort_of(core, port);
   std::optional<ordered_json> request;
   try {
@@ -180,7 +233,13 @@ void Checker::report_mismatch(const std::string& line, const std::string& origin
         options_.shrink_budget);
     queries = result.queries;
   }
-  out_ << "MISMATCH (" << origin << "): " << diff << "\n";
+  const auto [seen, added] = shown_requests_.try_emplace(identity(shrunk_line), shown + 1);
+  if (!added) {
+    out_ << "MISMATCH (" << origin.where << "): " << diff
+         << "\n  shrinks to the same request as mismatch #" << seen->second << " above\n";
+    return;
+  }
+  out_ << "MISMATCH #" << seen->second << " (" << origin.where << "): " << diff << "\n";
   out_ << "  request:  " << clip(line) << "\n";
   if (shrunk_line != line) {
     out_ << "  shrunk in " << queries << " queries to the smallest request that still differs:\n";
@@ -193,9 +252,46 @@ void Checker::report_mismatch(const std::string& line, const std::string& origin
   out_ << "  adapter:  " << clip(shrunk_port) << "\n";
 }
 
-bool Checker::compare(const std::string& line, const std::string& kind, const std::string& origin,
+void Checker::count_coverage(const std::string& line, const Origin& origin, const Answer& core) {
+  if (!core.ok) {
+    if (origin.kind == "malformed line") {
+      ++malformed_;
+    } else if (!origin.rule.empty()) {
+      ++rules_[origin.rule];
+    } else if (origin.kind.starts_with("vectors ")) {
+      ++vector_errors_;
+    } else {
+      ++other_errors_;  // a valid-looking case past the cost limit
+    }
+    return;
+  }
+  for (const Regime regime : regimes_of(json::parse(line), core)) ++regimes_[regime];
+}
+
+// On a pass: what the agreement was about, so a run that never reached a
+// regime (too few cases, a generator gone narrow) says so.
+void Checker::report_coverage() {
+  const auto row = [this](std::int64_t count, std::string_view name) {
+    char number[24];
+    std::snprintf(number, sizeof number, "%8lld", static_cast<long long>(count));
+    out_ << number << "  " << name << (count == 0 ? "   <- NOT REACHED" : "") << "\n";
+  };
+  out_ << "\nWhat the agreeing answers reached (a request may reach several):\n";
+  for (const RegimeName& regime : regime_names()) row(regimes_[regime.regime], regime.name);
+  if (options_.profile == Profile::reference) {
+    out_ << "(no invalid input: the reference profile sends valid requests only)\n";
+    return;
+  }
+  out_ << "Invalid input both answered with an error, by the rule it breaks:\n";
+  for (const std::string_view rule : invalid_rule_names()) row(rules_[rule], rule);
+  row(malformed_, "a malformed line: no JSON object");
+  if (vector_errors_ > 0) row(vector_errors_, "vector lines that expect an error");
+  if (other_errors_ > 0) row(other_errors_, "generated calls past the cost limit");
+}
+
+bool Checker::compare(const std::string& line, const Origin& origin,
                       const std::optional<Answer>& expected) {
-  Tally& tally = tallies_[kind];
+  Tally& tally = tallies_[origin.kind];
   if (options_.profile == Profile::reference && !reference_agrees(line)) {
     ++tally.skipped;
     return true;
@@ -205,12 +301,12 @@ bool Checker::compare(const std::string& line, const std::string& kind, const st
   const std::optional<Answer> core = parse_answer(core_line, why);
   if (!core) {
     out_ << "INTERNAL: the core's answer does not parse (" << why << "): " << core_line << "\n";
-    adapter_failed_ = true;
+    usage_error_ = true;
     return false;
   }
   if (expected) {
     if (const auto diff = difference(*expected, *core)) {
-      out_ << "CORE DISAGREES with the vector's expected answer (" << origin << "): " << *diff
+      out_ << "CORE DISAGREES with the vector's expected answer (" << origin.where << "): " << *diff
            << "\n  request: " << line << "\n";
       core_disagrees_with_vectors_ = true;
     }
@@ -230,6 +326,7 @@ bool Checker::compare(const std::string& line, const std::string& kind, const st
     return !adapter_failed_;
   }
   ++tally.agreed;
+  count_coverage(line, origin, *core);
   return true;
 }
 
@@ -237,7 +334,7 @@ bool Checker::send_vector_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) {
     out_ << "USAGE: cannot read vector file " << path << "\n";
-    adapter_failed_ = true;
+    usage_error_ = true;
     return false;
   }
   std::int64_t number = 0;
@@ -247,22 +344,32 @@ bool Checker::send_vector_file(const std::string& path) {
     ordered_json vector;
     try {
       vector = ordered_json::parse(text);
-    } catch (const ordered_json::exception& e) {
-      out_ << "USAGE: " << path << ":" << number << " is not JSON: " << e.what() << "\n";
-      adapter_failed_ = true;
+    } catch (const ordered_json::parse_error& e) {
+      out_ << "USAGE: " << path << ":" << number << " is not JSON (at byte " << e.byte << ")\n";
+      usage_error_ = true;
+      return false;
+    } catch (const ordered_json::exception&) {
+      out_ << "USAGE: " << path << ":" << number << " holds a number beyond binary64\n";
+      usage_error_ = true;
       return false;
     }
     if (!vector.is_object()) {
       out_ << "USAGE: " << path << ":" << number << " is not a JSON object\n";
-      adapter_failed_ = true;
+      usage_error_ = true;
       return false;
     }
     const std::optional<Answer> expected = expected_answer(json::parse(text));
-    // The expected answer stays here: a port is asked the request alone.
-    vector.erase("expect");
-    vector.erase("expect_error");
+    // The expected answer stays here: a port is asked the request alone, as
+    // written (a parse and dump would turn -0 into 0 and 1e5 into 100000.0).
+    static constexpr std::string_view kAnswerMembers[] = {"expect", "expect_error"};
+    const std::optional<std::string> request = without_members(text, kAnswerMembers);
+    if (!request) {
+      out_ << "USAGE: " << path << ":" << number << " is not a JSON object\n";
+      usage_error_ = true;
+      return false;
+    }
     const std::string name = path.substr(path.find_last_of('/') + 1);
-    if (!compare(to_line(vector), "vectors " + name, name + ":" + std::to_string(number),
+    if (!compare(*request, {"vectors " + name, name + ":" + std::to_string(number), {}},
                  expected)) {
       return false;
     }
@@ -286,7 +393,9 @@ int Checker::run() {
   CaseGenerator generator(options_.seed, options_.profile);
   for (std::int64_t i = 0; going && i < options_.cases; ++i) {
     const GeneratedCase generated = generator.next(i + 1);
-    going = compare(generated.line, generated.kind, "generated case " + std::to_string(i + 1),
+    going = compare(generated.line,
+                    {std::string(generated.kind), "generated case " + std::to_string(i + 1),
+                     generated.kind == "invalid" ? generated.rule : std::string_view()},
                     std::nullopt);
   }
 
@@ -314,17 +423,27 @@ int Checker::run() {
   }
   char elapsed[32];
   std::snprintf(elapsed, sizeof elapsed, "%.1f", seconds);
+  if (usage_error_) {
+    out_ << "FAILED TO CHECK: see USAGE (or INTERNAL) above; after " << sent << " requests, "
+         << elapsed << " s; seed " << options_.seed << "\n";
+    return 2;
+  }
   if (adapter_failed_) {
     out_ << "FAILED TO CHECK: the adapter failed (see ADAPTER FAILED above) after " << sent
          << " requests, " << elapsed << " s; seed " << options_.seed << "\n";
     return 2;
   }
   if (mismatches_ > 0 || core_disagrees_with_vectors_) {
-    out_ << "DIFFERENT: " << mismatches_ << " of " << sent << " answers differ"
-         << (core_disagrees_with_vectors_ ? ", and the core disagrees with a vector file" : "")
+    out_ << "DIFFERENT: " << mismatches_ << " of " << sent << " answers differ";
+    if (shrunk_ > 0) {
+      out_ << " (" << shrunk_ << " shrunk, to " << shown_requests_.size()
+           << " distinct smallest requests)";
+    }
+    out_ << (core_disagrees_with_vectors_ ? ", and the core disagrees with a vector file" : "")
          << " (" << elapsed << " s; seed " << options_.seed << ")\n";
     return 1;
   }
+  report_coverage();
   out_ << "AGREE: all " << agreed << " answers agree, bit for bit (" << elapsed << " s; seed "
        << options_.seed << ")\n";
   return 0;

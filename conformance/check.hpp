@@ -2,9 +2,10 @@
 //
 // Sends every vector file's requests, then `cases` generated ones, to the
 // adapter one line at a time; answers every request with the core through
-// answer_line; and compares the two answers bit for bit (answer.hpp). The
-// first few mismatches are shrunk (shrink.hpp) by asking the adapter again,
-// and printed with both answers.
+// answer_line; and compares the two answers bit for bit (answer.hpp).
+// Mismatches are shrunk (shrink.hpp) by asking the adapter again, until
+// `shrink_shown` distinct smallest requests are printed with both answers;
+// on a pass, what the agreeing answers reached is tallied (coverage.hpp).
 //
 // Exit codes: 0 every answer agrees; 1 some answer differs (or the core
 // disagrees with a vector file's expected answer); 2 a usage error, or the
@@ -29,7 +30,7 @@ struct CheckOptions {
   std::vector<std::string> vectors;  // vector files, sent first
   Profile profile = Profile::full;
   std::chrono::milliseconds timeout{10000};  // per answer
-  int shrink_shown = 3;                      // mismatches shrunk and shown in full
+  int shrink_shown = 3;                      // distinct shrunk mismatches shown in full
   int shrink_budget = 400;                   // adapter queries per shrink
 };
 

@@ -5,27 +5,36 @@
 //   retry-policy check --impl "<command>" compare a port's adapter, bit for bit
 //   retry-policy vectors --cases N        write requests with the core's answers
 //
-// Usage errors exit 2 with a message on stderr (CLI11's own codes are mapped,
-// since they run from 100 upwards).
+// Usage errors exit 2 with one line on stderr in one style,
+// "retry-policy <command>: <flag>: <what is wrong>, got <text>": every value
+// is read here (numbers with one correct rounding, as JSON numbers are), so
+// CLI11 only splits the command line, and its few errors are rephrased.
 #include <unistd.h>
 
+#include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "case_generator.hpp"
 #include "check.hpp"
+#include "core_refusal.hpp"
 #include "line_reader.hpp"
 #include "protocol.hpp"
+#include "schedule_svg.hpp"
 #include "schedule_table.hpp"
 #include "wire.hpp"
 
@@ -37,15 +46,44 @@ namespace conf = acemq::conformance;
 
 constexpr int kUsage = 2;
 
-// Thrown for a bad value CLI11 cannot see (a number it would round twice).
+// A usage error: "<flag>: <what is wrong>", printed after the command's name.
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-double decimal_flag(const std::string& flag, const std::string& text) {
-  const std::optional<double> value = conf::parse_decimal(text);
-  if (!value) throw UsageError(flag + ": not a number: " + text);
-  return *value;
+[[noreturn]] void usage(std::string_view flag, std::string_view what) {
+  throw UsageError(std::string(flag) + ": " + std::string(what));
+}
+
+double number_flag(std::string_view flag, const std::string& text) {
+  const conf::Decimal d = conf::read_decimal(text);
+  if (d.out_of_range) {
+    usage(flag, "out of range: beyond binary64's largest, 1.7976931348623157e+308, got " + text);
+  }
+  if (!d.value) usage(flag, "not a number, got " + text);
+  return *d.value;
+}
+
+std::int64_t integer_flag(std::string_view flag, const std::string& text) {
+  const conf::Integer i = conf::read_integer(text);
+  if (i.out_of_range) usage(flag, "out of range: beyond a 64-bit integer, got " + text);
+  if (!i.value) usage(flag, "must be a whole number, got " + text);
+  return *i.value;
+}
+
+std::int64_t count_flag(std::string_view flag, const std::string& text) {
+  const std::int64_t n = integer_flag(flag, text);
+  if (n < 0) usage(flag, "must be 0 or more, got " + text);
+  return n;
+}
+
+std::uint64_t seed_flag(std::string_view flag, const std::string& text) {
+  std::uint64_t seed = 0;
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (text.empty() || result.ptr != text.data() + text.size() || result.ec != std::errc{}) {
+    usage(flag, "must be a whole number in [0, 2^64 - 1], got " + text);
+  }
+  return seed;
 }
 
 std::uint64_t random_seed() {
@@ -53,8 +91,10 @@ std::uint64_t random_seed() {
   return (static_cast<std::uint64_t>(device()) << 32U) | device();
 }
 
+// ---- schedule -------------------------------------------------------------
+
 struct ScheduleFlags {
-  std::int64_t max_attempts = 1;
+  std::string max_attempts = "1";
   std::string initial_delay = "0";
   std::string multiplier = "2";
   std::string max_delay = "0";
@@ -64,53 +104,123 @@ struct ScheduleFlags {
   bool fixed = false;
   bool none = false;
   bool json = false;
+  std::string svg;
 };
 
+// The policy the flags describe, validated as the protocol's policies are:
+// a factory takes what its signature takes and needs what it needs, and a
+// value the core refuses is reported against the flag that gave it.
 RetryPolicy policy_from_flags(const ScheduleFlags& f, const CLI::App& command) {
-  const auto given = [&](const char* name) { return command.count(name) > 0; };
-  const double initial = decimal_flag("--initial-delay", f.initial_delay);
-  const double cap = decimal_flag("--max-delay", f.max_delay);
-  RetryPolicy policy;
-  if (f.exponential) {
-    policy = RetryPolicy::exponential(f.max_attempts, Seconds{initial}, Seconds{cap});
-  } else if (f.fixed) {
-    policy = RetryPolicy::fixed(f.max_attempts, Seconds{initial});
-  } else if (f.none) {
-    policy = RetryPolicy::none();
-  } else {
-    policy = RetryPolicy(RetryPolicy::Options{
-        .max_attempts = f.max_attempts,
-        .initial_delay = Seconds{initial},
-        .multiplier = decimal_flag("--multiplier", f.multiplier),
-        .max_delay = Seconds{cap},
-        .jitter_factor = decimal_flag("--jitter-factor", f.jitter_factor),
-        .max_message_age = Seconds{decimal_flag("--max-message-age", f.max_message_age)}});
+  const auto given = [&](const char* flag) { return command.count(flag) > 0; };
+  std::vector<std::string_view> factories;
+  if (f.exponential) factories.emplace_back("--exponential");
+  if (f.fixed) factories.emplace_back("--fixed");
+  if (f.none) factories.emplace_back("--none");
+  if (factories.size() > 1) {
+    usage(factories[0],
+          std::string("cannot be used with ") + std::string(factories[1]) + ": pick one factory");
+  }
+  struct Factory {
+    std::string_view flag;
+    std::string_view signature;
+    std::vector<const char*> needs;
+    std::vector<const char*> refuses;
+  };
+  const std::string_view delay_flag = f.fixed ? "--delay" : "--initial-delay";
+  const Factory factory =
+      f.exponential ? Factory{"--exponential",
+                              "exponential(max_attempts, initial_delay, max_delay = 0), "
+                              "multiplier 2, jitter 0.2",
+                              {"--max-attempts", "--initial-delay"},
+                              {"--multiplier"}}
+      : f.fixed     ? Factory{"--fixed",
+                          "fixed(max_attempts, delay), multiplier 1",
+                          {"--max-attempts", "--delay"},
+                          {"--multiplier", "--max-delay"}}
+      : f.none      ? Factory{"--none",
+                         "none(): max_attempts 1",
+                         {},
+                         {"--max-attempts", "--initial-delay", "--multiplier", "--max-delay"}}
+                    : Factory{};
+  for (const char* flag : factory.refuses) {
+    if (given(flag))
+      usage(flag, "not taken by " + std::string(factory.flag) + ", which is " +
+                      std::string(factory.signature));
+  }
+  for (const char* flag : factory.needs) {
+    if (!given(flag))
+      usage(factory.flag, std::string("needs ") + flag + ": " + std::string(factory.signature));
+  }
+  const double initial = number_flag(delay_flag, f.initial_delay);
+  const double cap = number_flag("--max-delay", f.max_delay);
+  const std::int64_t max_attempts = integer_flag("--max-attempts", f.max_attempts);
+  try {
+    RetryPolicy policy;
+    if (f.exponential) {
+      policy = RetryPolicy::exponential(max_attempts, Seconds{initial}, Seconds{cap});
+    } else if (f.fixed) {
+      policy = RetryPolicy::fixed(max_attempts, Seconds{initial});
+    } else if (f.none) {
+      policy = RetryPolicy::none();
+    } else {
+      return RetryPolicy(RetryPolicy::Options{
+          .max_attempts = max_attempts,
+          .initial_delay = Seconds{initial},
+          .multiplier = number_flag("--multiplier", f.multiplier),
+          .max_delay = Seconds{cap},
+          .jitter_factor = number_flag("--jitter-factor", f.jitter_factor),
+          .max_message_age = Seconds{number_flag("--max-message-age", f.max_message_age)}});
+    }
+    // The factories take the rest through the reference's copies.
+    if (given("--max-message-age")) {
+      policy = policy.give_up_after(Seconds{number_flag("--max-message-age", f.max_message_age)});
+    }
+    if (given("--jitter-factor")) {
+      policy = policy.with_jitter(number_flag("--jitter-factor", f.jitter_factor));
+    }
     return policy;
+  } catch (const std::invalid_argument& e) {
+    // The core names its parameter; the message names the flag and the
+    // text as typed.
+    struct Flag {
+      std::string_view name;
+      std::string_view flag;
+      const std::string& text;
+    };
+    const Flag flags[] = {{"max_attempts", "--max-attempts", f.max_attempts},
+                          {"initial_delay", delay_flag, f.initial_delay},
+                          {"multiplier", "--multiplier", f.multiplier},
+                          {"max_delay", "--max-delay", f.max_delay},
+                          {"jitter_factor", "--jitter-factor", f.jitter_factor},
+                          {"max_message_age", "--max-message-age", f.max_message_age}};
+    const std::optional<conf::CoreRefusal> refusal = conf::read_refusal(e.what());
+    for (const Flag& flag : flags) {
+      if (refusal && refusal->name == flag.name) {
+        usage(flag.flag, "must be " + std::string(refusal->rule) + ", got " + flag.text);
+      }
+    }
+    throw UsageError(e.what());
   }
-  // The factories take the rest through the reference's copies.
-  if (given("--max-message-age")) {
-    policy = policy.give_up_after(Seconds{decimal_flag("--max-message-age", f.max_message_age)});
-  }
-  if (given("--jitter-factor")) {
-    policy = policy.with_jitter(decimal_flag("--jitter-factor", f.jitter_factor));
-  }
-  return policy;
 }
 
 int run_schedule(const ScheduleFlags& flags, const CLI::App& command) {
+  const RetryPolicy policy = policy_from_flags(flags, command);
+  std::vector<conf::ScheduleRow> rows;
   try {
-    const RetryPolicy policy = policy_from_flags(flags, command);
-    std::cout << (flags.json ? conf::schedule_json(policy) + "\n" : conf::schedule_table(policy));
-    return 0;
-  } catch (const UsageError& e) {
-    std::cerr << "retry-policy schedule: " << e.what() << "\n";
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "retry-policy schedule: " << e.what() << "\n";
-  } catch (const std::length_error& e) {
-    std::cerr << "retry-policy schedule: " << e.what() << "\n";
+    rows = conf::schedule_rows(policy);
+  } catch (const std::length_error&) {
+    usage("--max-attempts", "at most 65537, a table of 65,536 rows, got " + flags.max_attempts);
   }
-  return kUsage;
+  if (!flags.svg.empty()) {
+    std::ofstream svg(flags.svg);
+    svg << conf::schedule_svg(policy, rows);
+    if (!svg.flush()) usage("--svg", "cannot write " + flags.svg + ": " + std::strerror(errno));
+  }
+  std::cout << (flags.json ? conf::schedule_json(policy) + "\n" : conf::schedule_table(policy));
+  return 0;
 }
+
+// ---- serve, check, vectors ---------------------------------------------------
 
 int run_serve() {
   // A reader that goes away is the end of the conversation, not a crash.
@@ -136,18 +246,59 @@ int run_serve() {
   }
 }
 
-std::vector<std::string> default_vector_files() {
+// The directory `check` takes its vectors from when --vectors is not given:
+// share/acemq_retry/vectors beside the executable's bin/ (installed), or the
+// same place in the build tree, where CMake links it to the source vectors.
+std::filesystem::path default_vector_directory() {
+  std::error_code error;
+  const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error)
+    usage("--vectors", "not given, and this executable cannot be found: " + error.message());
+  return (executable.parent_path() / ACEMQ_VECTORS_FROM_EXECUTABLE).lexically_normal();
+}
+
+// Every *.jsonl file in `directory`, sorted; empty when there are none.
+std::vector<std::string> vector_files_in(const std::filesystem::path& directory) {
   std::vector<std::string> files;
   std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(ACEMQ_VECTORS_DIR, error)) {
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
     if (entry.path().extension() == ".jsonl") files.push_back(entry.path().string());
   }
   std::sort(files.begin(), files.end());
   return files;
 }
 
-int run_vectors(std::int64_t cases, std::optional<std::uint64_t> seed, bool reference) {
-  const std::uint64_t s = seed ? *seed : random_seed();
+// The vector files to send: each --vectors argument (a file, or a directory
+// meaning its *.jsonl files), or the default directory's. Finding none is a
+// usage error that says where it looked: a check that silently sent no
+// vectors would pass a port the vectors would have failed.
+std::vector<std::string> vector_files(const std::vector<std::string>& given) {
+  if (given.empty()) {
+    const std::filesystem::path directory = default_vector_directory();
+    std::vector<std::string> files = vector_files_in(directory);
+    if (files.empty()) {
+      usage("--vectors",
+            "not given, and no vector files (*.jsonl) are in " + directory.string() +
+                ", where this executable looks for them (" ACEMQ_VECTORS_FROM_EXECUTABLE
+                " from its own directory); pass --vectors FILE or DIR, or --no-vectors "
+                "to send generated cases only");
+    }
+    return files;
+  }
+  std::vector<std::string> files;
+  for (const std::string& path : given) {
+    if (!std::filesystem::is_directory(path)) {
+      files.push_back(path);  // a file that cannot be read is reported by check
+      continue;
+    }
+    const std::vector<std::string> found = vector_files_in(path);
+    if (found.empty()) usage("--vectors", "no *.jsonl files in the directory " + path);
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
+}
+
+int run_vectors(std::int64_t cases, std::uint64_t s, bool reference) {
   std::cerr << "retry-policy vectors: " << cases << " cases, seed " << s << "\n";
   conf::CaseGenerator generator(s, reference ? conf::Profile::reference : conf::Profile::full);
   std::int64_t written = 0;
@@ -171,62 +322,88 @@ int run_vectors(std::int64_t cases, std::optional<std::uint64_t> seed, bool refe
   return std::cout.flush() ? 0 : 1;
 }
 
+// CLI11's own parse errors, in the same style as ours; `first` is the
+// first argument, which names the command.
+std::string rephrased(const CLI::ParseError& e, std::string_view first) {
+  std::string what = e.what();
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr) {
+    return what.substr(0, what.find(':')) + ": needs a value";
+  }
+  if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr) {
+    if (what.find("subcommand") != std::string::npos) {
+      if (!first.empty() && !first.starts_with("-")) {
+        return std::string(first) +
+               ": not a command; the commands are schedule, serve, check and "
+               "vectors";
+      }
+      return "a command is required: schedule, serve, check or vectors";
+    }
+    return what.substr(0, what.find(' ')) + ": required";
+  }
+  return what;
+}
+
 int run(int argc, char** argv) {
   CLI::App app{
       "retry-policy: the AceMQ retry policy's schedules, and the conformance "
       "protocol that checks other ports against this one bit for bit"};
   app.require_subcommand(1);
+  // Unknown arguments are collected and reported here, in order (CLI11's
+  // own message lists them reversed).
+  app.allow_extras();
 
   ScheduleFlags schedule;
   CLI::App* schedule_command =
       app.add_subcommand("schedule", "Print a policy's delays, jitter ranges and cumulative waits");
   schedule_command->add_option("--max-attempts", schedule.max_attempts,
                                "total deliveries including the first (default 1)");
-  CLI::Option* initial = schedule_command->add_option(
-      "--initial-delay,--delay", schedule.initial_delay, "seconds before the second attempt (0)");
-  CLI::Option* multiplier = schedule_command->add_option(
-      "--multiplier", schedule.multiplier, "what the delay is multiplied by each time (2)");
-  CLI::Option* cap = schedule_command->add_option("--max-delay", schedule.max_delay,
-                                                  "the ceiling in seconds, or 0 for none (0)");
+  schedule_command->add_option("--initial-delay,--delay", schedule.initial_delay,
+                               "seconds before the second attempt (0)");
+  schedule_command->add_option("--multiplier", schedule.multiplier,
+                               "what the delay is multiplied by each time (2)");
+  schedule_command->add_option("--max-delay", schedule.max_delay,
+                               "the ceiling in seconds, or 0 for none (0)");
   schedule_command->add_option("--jitter-factor", schedule.jitter_factor,
                                "how far a delay may move either side, 0 to 1 (0)");
   schedule_command->add_option("--max-message-age", schedule.max_message_age,
                                "give up on anything older, or 0 for never (0)");
-  CLI::Option* exponential = schedule_command->add_flag(
+  schedule_command->add_flag(
       "--exponential", schedule.exponential,
-      "exponential(max_attempts, initial_delay, max_delay): doubling, 20% jitter");
-  CLI::Option* fixed = schedule_command->add_flag(
-      "--fixed", schedule.fixed, "fixed(max_attempts, delay): the same wait, no jitter");
-  CLI::Option* none =
-      schedule_command->add_flag("--none", schedule.none, "none(): one delivery, no second chance");
-  schedule_command->add_flag("--json", schedule.json, "print JSON for machines");
-  exponential->excludes(fixed)->excludes(none)->excludes(multiplier);
-  fixed->excludes(none)->excludes(multiplier)->excludes(cap);
-  none->excludes(initial)->excludes(multiplier)->excludes(cap)->excludes("--max-attempts");
+      "exponential(max_attempts, initial_delay, max_delay = 0): doubling, 20% jitter");
+  schedule_command->add_flag("--fixed", schedule.fixed,
+                             "fixed(max_attempts, delay): the same wait, no jitter");
+  schedule_command->add_flag("--none", schedule.none, "none(): one delivery, no second chance");
+  schedule_command->add_flag("--json", schedule.json, "print JSON for machines, every value exact");
+  schedule_command->add_option("--svg", schedule.svg,
+                               "also draw the schedule to FILE: delays with their jitter, "
+                               "and the waits against the age limit");
 
-  app.add_subcommand("serve",
-                     "Answer the protocol: one JSON request a line on stdin, one answer a "
-                     "line on stdout, until end of input");
+  CLI::App* serve_command =
+      app.add_subcommand("serve",
+                         "Answer the protocol: one JSON request a line on stdin, one answer a "
+                         "line on stdout, until end of input");
 
   conf::CheckOptions check;
-  std::optional<std::uint64_t> check_seed;
+  std::string check_cases = "5000";
+  std::string check_seed;
   std::vector<std::string> check_vectors;
   bool no_vectors = false;
   bool reference_profile = false;
   std::string timeout_seconds = "10";
+  std::string show = "3";
   CLI::App* check_command = app.add_subcommand(
       "check",
       "Compare a port's adapter with the C++ core, bit for bit. Exit 0: all agree; "
-      "1: an answer differs; 2: usage error, or the adapter died or misbehaved");
+      "1: an answer differs; 2: a usage error, or the adapter died or misbehaved");
   check_command
       ->add_option("--impl", check.command, "the adapter, a shell command speaking the protocol")
       ->required();
-  check_command->add_option("--cases", check.cases, "generated requests (default 5000)")
-      ->check(CLI::NonNegativeNumber);
+  check_command->add_option("--cases", check_cases, "generated requests (default 5000)");
   check_command->add_option("--seed", check_seed, "generator seed (default: random, printed)");
   check_command->add_option("--vectors", check_vectors,
-                            "vector files to send first (default: every .jsonl in the "
-                            "repository's conformance/vectors)");
+                            "vector files, or directories of them, to send first (default: "
+                            "every .jsonl in ../share/acemq_retry/vectors beside this "
+                            "executable)");
   check_command->add_flag("--no-vectors", no_vectors, "send no vector files");
   check_command->add_flag(
       "--reference-profile,--valid-only", reference_profile,
@@ -234,49 +411,72 @@ int run(int argc, char** argv) {
       "(for checking the reference itself, which does not validate)");
   check_command->add_option("--timeout", timeout_seconds,
                             "seconds to wait for each answer (default 10)");
-  check_command
-      ->add_option("--show", check.shrink_shown,
-                   "mismatches to shrink and show in full (default 3)")
-      ->check(CLI::NonNegativeNumber);
+  check_command->add_option("--show", show,
+                            "distinct mismatches to shrink and show in full (default 3)");
 
-  std::int64_t vector_cases = 1000;
-  std::optional<std::uint64_t> vector_seed;
+  std::string vector_cases = "1000";
+  std::string vector_seed;
   bool vector_reference = false;
   CLI::App* vectors_command = app.add_subcommand(
       "vectors", "Write generated requests, each with the C++ core's answer, as JSON lines");
-  vectors_command->add_option("--cases", vector_cases, "how many (default 1000)")
-      ->check(CLI::NonNegativeNumber);
+  vectors_command->add_option("--cases", vector_cases, "how many (default 1000)");
   vectors_command->add_option("--seed", vector_seed, "generator seed (default: random)");
   vectors_command->add_flag("--reference-profile,--valid-only", vector_reference,
                             "only requests the Ruby reference answers the same way");
 
+  std::string name = "retry-policy";
+  const auto command_name = [&] {
+    for (const CLI::App* sub : {schedule_command, serve_command, check_command, vectors_command}) {
+      if (sub->parsed()) return "retry-policy " + sub->get_name();
+    }
+    return std::string("retry-policy");
+  };
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? 0 : kUsage;
-  }
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+      return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+      name = command_name();
+      std::cerr << name << ": " << rephrased(e, argc > 1 ? argv[1] : "") << " (" << name
+                << " --help lists the flags)\n";
+      return kUsage;
+    }
+    name = command_name();
+    for (const CLI::App* command :
+         {&app, schedule_command, serve_command, check_command, vectors_command}) {
+      const std::vector<std::string> extras = command->remaining();
+      if (extras.empty()) continue;
+      std::cerr << name << ": " << extras.front() << ": "
+                << (extras.front().starts_with("-") ? "not a flag of this command"
+                                                    : "not expected here")
+                << " (" << name << " --help lists the flags)\n";
+      return kUsage;
+    }
 
-  try {
     if (*schedule_command) return run_schedule(schedule, *schedule_command);
-    if (app.got_subcommand("serve")) return run_serve();
-    if (*vectors_command) return run_vectors(vector_cases, vector_seed, vector_reference);
+    if (*serve_command) return run_serve();
+    if (*vectors_command) {
+      return run_vectors(count_flag("--cases", vector_cases),
+                         vector_seed.empty() ? random_seed() : seed_flag("--seed", vector_seed),
+                         vector_reference);
+    }
     if (*check_command) {
-      const std::optional<double> timeout = conf::parse_decimal(timeout_seconds);
-      if (!timeout || !(*timeout > 0.0) || *timeout > 86400.0) {
-        std::cerr << "retry-policy check: --timeout must be seconds in (0, 86400], got "
-                  << timeout_seconds << "\n";
-        return kUsage;
+      const double timeout = number_flag("--timeout", timeout_seconds);
+      if (!(timeout > 0.0) || timeout > 86400.0) {
+        usage("--timeout", "must be seconds in (0, 86400], got " + timeout_seconds);
       }
-      check.timeout = std::chrono::milliseconds(std::llround(*timeout * 1000.0));
-      check.seed = check_seed ? *check_seed : random_seed();
-      check.vectors = no_vectors ? std::vector<std::string>{}
-                                 : (check_vectors.empty() ? default_vector_files() : check_vectors);
+      check.timeout = std::chrono::milliseconds(std::llround(timeout * 1000.0));
+      check.cases = count_flag("--cases", check_cases);
+      check.shrink_shown =
+          static_cast<int>(std::min<std::int64_t>(count_flag("--show", show), 1000));
+      check.seed = check_seed.empty() ? random_seed() : seed_flag("--seed", check_seed);
+      check.vectors = no_vectors ? std::vector<std::string>{} : vector_files(check_vectors);
       check.profile = reference_profile ? conf::Profile::reference : conf::Profile::full;
       return conf::run_check(check, std::cout);
     }
-  } catch (const std::exception& e) {
-    std::cerr << "retry-policy: " << e.what() << "\n";
+  } catch (const UsageError& e) {
+    std::cerr << name << ": " << e.what() << "\n";
     return kUsage;
   }
   return kUsage;

@@ -1,7 +1,9 @@
 #include "wire.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <system_error>
 
 namespace acemq::conformance {
@@ -47,23 +49,43 @@ std::optional<double> wire_number(const nlohmann::json& value) {
   }
 }
 
-std::optional<double> parse_decimal(std::string_view text) {
-  if (text == "Infinity" || text == "inf" || text == "+Infinity") return HUGE_VAL;
-  if (text == "-Infinity" || text == "-inf") return -HUGE_VAL;
-  if (text == "NaN" || text == "nan") return std::nan("");
+Decimal read_decimal(std::string_view text) {
+  if (text == "Infinity" || text == "inf" || text == "+Infinity") return {HUGE_VAL};
+  if (text == "-Infinity" || text == "-inf") return {-HUGE_VAL};
+  if (text == "NaN" || text == "nan") return {std::nan("")};
   // from_chars takes no leading '+'; a person may type one.
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  if (text.empty()) return std::nullopt;
+  if (text.empty()) return {};
   double value = 0.0;
   const auto result =
       std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::general);
-  if (result.ec != std::errc{} || result.ptr != text.data() + text.size()) {
-    return std::nullopt;
+  if (result.ptr != text.data() + text.size()) return {};
+  if (result.ec == std::errc::result_out_of_range) {
+    // from_chars says so for underflow too, and leaves no value; strtod,
+    // correctly rounded in glibc and in the C locale here, tells them apart
+    // and gives underflow its value (0, or a subnormal).
+    const std::string copy(text);
+    const double rounded = std::strtod(copy.c_str(), nullptr);
+    if (std::isinf(rounded)) return {std::nullopt, true};
+    return {rounded};
   }
+  if (result.ec != std::errc{}) return {};
   // from_chars also reads "inf" and "nan" spellings; keep only finite ones
   // from the digits path so "infinity" typed by mistake is not a number.
-  if (!std::isfinite(value)) return std::nullopt;
-  return value;
+  if (!std::isfinite(value)) return {};
+  return {value};
+}
+
+std::optional<double> parse_decimal(std::string_view text) { return read_decimal(text).value; }
+
+Integer read_integer(std::string_view text) {
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  std::int64_t value = 0;
+  const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || result.ptr != text.data() + text.size()) return {};
+  if (result.ec == std::errc::result_out_of_range) return {std::nullopt, true};
+  if (result.ec != std::errc{}) return {};
+  return {value};
 }
 
 void append_json_string(std::string& out, std::string_view text) {
@@ -99,6 +121,96 @@ bool nesting_within(std::string_view text, int max_depth) {
     }
   }
   return true;
+}
+
+namespace {
+
+bool json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+std::size_t skip_space(std::string_view text, std::size_t at) {
+  while (at < text.size() && json_space(text[at])) ++at;
+  return at;
+}
+
+// The end of the string that starts at `at` (a quote), past its closing
+// quote; npos if it does not close.
+std::size_t string_end(std::string_view text, std::size_t at) {
+  for (std::size_t i = at + 1; i < text.size(); ++i) {
+    if (text[i] == '\\') {
+      ++i;
+    } else if (text[i] == '"') {
+      return i + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// The end of the value that starts at `at`: a string, a bracketed value
+// (strings inside skipped), or a literal up to the next , } or ].
+std::size_t value_end(std::string_view text, std::size_t at) {
+  if (at >= text.size()) return std::string_view::npos;
+  if (text[at] == '"') return string_end(text, at);
+  if (text[at] == '[' || text[at] == '{') {
+    int depth = 0;
+    for (std::size_t i = at; i < text.size(); ++i) {
+      const char c = text[i];
+      if (c == '"') {
+        i = string_end(text, i);
+        if (i == std::string_view::npos) return i;
+        --i;
+      } else if (c == '[' || c == '{') {
+        ++depth;
+      } else if ((c == ']' || c == '}') && --depth == 0) {
+        return i + 1;
+      }
+    }
+    return std::string_view::npos;
+  }
+  std::size_t i = at;
+  while (i < text.size() && text[i] != ',' && text[i] != '}' && text[i] != ']' &&
+         !json_space(text[i])) {
+    ++i;
+  }
+  return i;
+}
+
+}  // namespace
+
+std::optional<std::string> without_members(std::string_view object,
+                                           std::span<const std::string_view> names) {
+  std::size_t at = skip_space(object, 0);
+  if (at >= object.size() || object[at] != '{') return std::nullopt;
+  std::string out = "{";
+  bool first = true;
+  at = skip_space(object, at + 1);
+  if (at < object.size() && object[at] == '}') {
+    if (skip_space(object, at + 1) != object.size()) return std::nullopt;
+    return std::string("{}");
+  }
+  for (;;) {
+    if (at >= object.size() || object[at] != '"') return std::nullopt;
+    const std::size_t key_end = string_end(object, at);
+    if (key_end == std::string_view::npos) return std::nullopt;
+    const std::string_view key = object.substr(at + 1, key_end - at - 2);
+    const std::size_t colon = skip_space(object, key_end);
+    if (colon >= object.size() || object[colon] != ':') return std::nullopt;
+    const std::size_t value_at = skip_space(object, colon + 1);
+    const std::size_t end = value_end(object, value_at);
+    if (end == std::string_view::npos) return std::nullopt;
+    if (std::find(names.begin(), names.end(), key) == names.end()) {
+      if (!first) out.push_back(',');
+      first = false;
+      out.append(object.substr(at, end - at));
+    }
+    at = skip_space(object, end);
+    if (at >= object.size()) return std::nullopt;
+    if (object[at] == '}') break;
+    if (object[at] != ',') return std::nullopt;
+    at = skip_space(object, at + 1);
+  }
+  if (skip_space(object, at + 1) != object.size()) return std::nullopt;
+  out.push_back('}');
+  return out;
 }
 
 }  // namespace acemq::conformance

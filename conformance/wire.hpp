@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -28,8 +29,21 @@ std::optional<double> wire_number(const nlohmann::json& value);
 
 // A number typed by a person (command-line flags): decimal text, correctly
 // rounded (std::from_chars, never strtold then a cast, which rounds twice), or
-// Infinity/-Infinity/NaN. The whole text must be the number.
+// Infinity/-Infinity/NaN. The whole text must be the number. Read as a JSON
+// number is: underflow is fine (1e-400 is 0), overflow is out of range.
+struct Decimal {
+  std::optional<double> value;
+  bool out_of_range = false;  // a number beyond binary64's largest, 1e400
+};
+Decimal read_decimal(std::string_view text);
 std::optional<double> parse_decimal(std::string_view text);
+
+// A whole number typed by a person: digits, an optional sign, within int64.
+struct Integer {
+  std::optional<std::int64_t> value;
+  bool out_of_range = false;  // digits beyond int64
+};
+Integer read_integer(std::string_view text);
 
 // Writes any nlohmann value on one line, with floats in wire form (nlohmann's
 // own dump uses Grisu2, which round-trips but is not always shortest) and
@@ -48,6 +62,14 @@ std::string to_line(const Json& value) {
 // counted on the raw bytes (strings skipped) before any parser sees them, so
 // no JSON walk (parse, copy, destroy, dump) recurses deeper.
 bool nesting_within(std::string_view text, int max_depth);
+
+// The text of a JSON object with the named top-level members left out and
+// every other member kept byte for byte (a vector line without its
+// "expect", as the port is to read it: "-0" and "1e5" stay as written,
+// where a parse and dump would make them 0 and 100000.0). Keys are matched
+// as written. nullopt when the text is not one JSON object.
+std::optional<std::string> without_members(std::string_view object,
+                                           std::span<const std::string_view> names);
 
 // Escapes a string as ASCII JSON; invalid UTF-8 becomes U+FFFD instead of
 // throwing.

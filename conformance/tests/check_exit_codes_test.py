@@ -3,11 +3,12 @@
 answer: usage errors, and adapters that cannot start, die, hang, write
 garbage, answer the wrong id, or end badly. A good adapter exits 0.
 
-    check_exit_codes_test.py RETRY_POLICY PYTHON ADAPTER_PY
+    check_exit_codes_test.py RETRY_POLICY PYTHON ADAPTER_PY WORK_DIR
 """
 
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -32,17 +33,29 @@ def check(rp, args, code, says, timeout=120):
         failures.append(f"{args}: output does not say {says!r}")
 
 
-def main(rp, python, adapter):
+def main(rp, python, adapter, work):
     good = f"{shlex.quote(python)} {shlex.quote(adapter)}"
     py = shlex.quote(python)
     small = ["--cases", "50", "--no-vectors", "--seed", "7"]
 
     check(rp, ["--impl", good, *small], 0, "AGREE")
-    check(rp, [], 2, "--impl is required")
-    check(rp, ["--impl", good, "--cases", "-1"], 2, "")
+    check(rp, [], 2, "retry-policy check: --impl: required")
+    check(rp, ["--impl", good, "--cases", "-1"], 2, "--cases: must be 0 or more, got -1")
     check(rp, ["--impl", good, "--timeout", "0"], 2, "--timeout")
     check(rp, ["--impl", good, "--vectors", "/nonexistent/vectors.jsonl", "--cases", "0"], 2,
           "cannot read vector file")
+    # A usage error is not blamed on the adapter.
+    run = subprocess.run([rp, "check", "--impl", good, "--vectors", "/nonexistent/vectors.jsonl"],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
+    if b"the adapter failed" in run.stdout:
+        failures.append("an unreadable vector file was reported as the adapter's failure")
+    # No vectors found beside the executable: an error that says where it
+    # looked, never a check that silently sends none.
+    alone = os.path.join(work, "bin", "retry-policy")
+    os.makedirs(os.path.dirname(alone), exist_ok=True)
+    shutil.copy(rp, alone)
+    check(alone, ["--impl", good, "--cases", "1"], 2,
+          f"no vector files (*.jsonl) are in {os.path.join(work, 'share', 'acemq_retry', 'vectors')}")
     # Exits at once: end of output before any answer.
     check(rp, ["--impl", f"{py} -c 'pass'", *small], 2, "ADAPTER FAILED")
     check(rp, ["--impl", "/nonexistent/adapter", *small], 2, "exit status 127")
@@ -60,7 +73,7 @@ def main(rp, python, adapter):
         failures.append("a hung adapter held check for more than 30 s")
     # Writes something that is not an answer.
     check(rp, ["--impl", f"{py} -c 'import sys\nfor l in sys.stdin: print(\"hello\", flush=True)'",
-               *small], 2, "not a protocol answer")
+               *small], 2, "not a protocol answer (not JSON, at byte 1): hello")
     # Answers with the wrong id.
     check(rp, ["--impl", f"{py} -c 'import sys\nfor l in sys.stdin: "
                "print(\"{\\\"id\\\":-5,\\\"ok\\\":false,\\\"error\\\":\\\"x\\\"}\", flush=True)'",

@@ -75,14 +75,23 @@ def nesting_within(raw, max_depth):
     return True
 
 
+class _Malformed(ValueError):
+    """Why a line is not one JSON value, in the protocol's words."""
+
+
 def _reject_constant(name):
-    raise ValueError(f"{name} is not JSON")
+    raise _Malformed('bare NaN or Infinity; write the strings "NaN", "Infinity"')
+
+
+def _overflow(text):
+    return _Malformed(f"the number {text[:60]} is beyond binary64's range "
+                      '(write "Infinity" for an infinite value)')
 
 
 def _strict_float(text):
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"number overflow: {text[:40]}")
+        raise _overflow(text)
     return value
 
 
@@ -93,7 +102,7 @@ def _strict_int(text):
     try:
         float(value)
     except OverflowError:
-        raise ValueError(f"number overflow: {text[:40]}") from None
+        raise _overflow(text) from None
     return value
 
 
@@ -109,6 +118,22 @@ def _has_lone_surrogate(value):
     return False
 
 
+def _decode_error(e, text):
+    """A json.JSONDecodeError in the protocol's words."""
+    at = f", at column {e.colno}"
+    if not text.strip():
+        return "empty; a request is one JSON object"
+    if e.msg == "Extra data":
+        return "more than one JSON value" + at
+    if e.pos >= len(text.rstrip()) or e.msg.startswith("Unterminated string"):
+        return "ends inside a JSON value (truncated?)"
+    if e.msg.startswith("Invalid control character"):
+        return "a string holds an unescaped control character" + at
+    if e.msg.startswith("Invalid \\escape") or e.msg.startswith("Invalid \\u"):
+        return "a string holds an invalid escape" + at
+    return "not JSON" + at
+
+
 def parse_request(raw):
     if len(raw) > MAX_LINE_BYTES:
         raise ProtocolError(f"line: {len(raw)} bytes is longer than the protocol's {MAX_LINE_BYTES}")
@@ -118,19 +143,30 @@ def parse_request(raw):
         raise ProtocolError("line: starts with a byte-order mark")
     try:
         text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ProtocolError(f"line: invalid UTF-8, at column {e.start + 1}") from None
+    try:
         value = json.loads(text, parse_constant=_reject_constant,
                            parse_float=_strict_float, parse_int=_strict_int)
-    except (UnicodeDecodeError, ValueError, RecursionError) as e:
-        raise ProtocolError(f"line: not one JSON value: {e}") from None
+    except _Malformed as e:
+        raise ProtocolError(f"line: {e}") from None
+    except json.JSONDecodeError as e:
+        raise ProtocolError("line: " + _decode_error(e, text)) from None
+    except RecursionError:
+        raise ProtocolError("line: arrays and objects nest deeper than the protocol's 32") from None
     if _has_lone_surrogate(value):
-        raise ProtocolError("line: not one JSON value: a lone surrogate in a string")
+        raise ProtocolError("line: a string holds a lone surrogate (\\ud800 to \\udfff)")
     return value
 
 
 # Fields.
 
+def _compact(value):
+    return json.dumps(value, separators=(",", ":"))
+
+
 def _quote(value):
-    text = json.dumps(value)
+    text = _compact(value)
     return text if len(text) <= 60 else text[:60] + "..."
 
 
@@ -167,46 +203,81 @@ def draw_at(value, path):
     return r
 
 
-def only_keys(policy, allowed, form):
-    for key in policy:
-        if key not in allowed:
-            raise ProtocolError(f"policy.{json.dumps(key)}: unknown field for {form}")
+def only_members(obj, allowed, what, prefix="", also=()):
+    """Every member of obj is allowed (or in `also`); the message lists them."""
+    for key in obj:
+        if key not in allowed and key not in also:
+            raise ProtocolError(f"{prefix}{_quote(key)}: not a member of {what} "
+                                f"(its members: {', '.join(allowed)})")
+
+
+def _core_rule(path, value, error):
+    """The port's ValueError in the protocol's words: "<path>: must be <rule>,
+    got <value>" (the port says "<where>: <name> must be <rule>, got ...")."""
+    text = str(error)
+    rule_at, value_at = text.find(" must be "), text.rfind(", got ")
+    if rule_at < 0 or value_at < rule_at:
+        return ProtocolError(f"{path}: {text}")
+    rule = text[rule_at + 1:value_at]
+    if isinstance(value, float) and math.isnan(value) and "NaN" in rule:
+        return ProtocolError(f"{path}: {rule}")
+    shown = value if isinstance(value, int) else format_number(value)
+    return ProtocolError(f"{path}: {rule}, got {shown}")
+
+
+def _core_field(error):
+    """The parameter the port names in "<where>: <name> must be ..."."""
+    text = str(error)
+    colon, rule_at = text.find(": "), text.find(" must be ")
+    return text[colon + 2:rule_at] if 0 <= colon < rule_at else ""
 
 
 CONSTRUCTOR_FIELDS = ("max_attempts", "initial_delay", "multiplier", "max_delay",
                       "jitter_factor", "max_message_age")
+COPIES = ("give_up_after", "with_jitter")
+
+
+def _made(make, values, delay_field="initial_delay"):
+    """The base policy, made (and validated) by the port; a refusal names the
+    request's field (`delay` for fixed's initial_delay)."""
+    try:
+        return make()
+    except ValueError as e:
+        name = _core_field(e)
+        field = delay_field if name == "initial_delay" else name
+        raise _core_rule("policy." + field, values.get(name), e) from None
 
 
 def base_policy(p, policy_class):
     if "factory" not in p:
-        only_keys(p, CONSTRUCTOR_FIELDS + ("give_up_after", "with_jitter"), "a constructor policy")
+        only_members(p, CONSTRUCTOR_FIELDS + COPIES, "a constructor policy", "policy.")
         fields = {}
         for name in CONSTRUCTOR_FIELDS:
             if name in p:
                 path = "policy." + name
                 fields[name] = (integer_at(p[name], path) if name == "max_attempts"
                                 else number_at(p[name], path))
-        return policy_class(**fields)
+        return _made(lambda: policy_class(**fields), fields)
     factory = p["factory"]
-    if not isinstance(factory, str):
-        raise ProtocolError(f"policy.factory: must be a string, got {_quote(factory)}")
     if factory == "none":
-        only_keys(p, ("factory", "give_up_after", "with_jitter"), "factory none")
+        only_members(p, ("factory",) + COPIES, "a policy of factory none", "policy.")
         return policy_class.none()
     if factory == "fixed":
-        only_keys(p, ("factory", "max_attempts", "delay", "give_up_after", "with_jitter"),
-                  "factory fixed")
+        only_members(p, ("factory", "max_attempts", "delay") + COPIES,
+                     "a policy of factory fixed", "policy.")
         n = integer_at(required(p, "max_attempts", "policy.max_attempts"), "policy.max_attempts")
         delay = number_at(required(p, "delay", "policy.delay"), "policy.delay")
-        return policy_class.fixed(n, delay)
+        return _made(lambda: policy_class.fixed(n, delay),
+                     {"max_attempts": n, "initial_delay": delay}, "delay")
     if factory == "exponential":
-        only_keys(p, ("factory", "max_attempts", "initial_delay", "max_delay",
-                      "give_up_after", "with_jitter"), "factory exponential")
+        only_members(p, ("factory", "max_attempts", "initial_delay", "max_delay") + COPIES,
+                     "a policy of factory exponential", "policy.")
         n = integer_at(required(p, "max_attempts", "policy.max_attempts"), "policy.max_attempts")
         initial = number_at(required(p, "initial_delay", "policy.initial_delay"),
                             "policy.initial_delay")
         cap = number_at(p["max_delay"], "policy.max_delay") if "max_delay" in p else 0.0
-        return policy_class.exponential(n, initial, cap)
+        return _made(lambda: policy_class.exponential(n, initial, cap),
+                     {"max_attempts": n, "initial_delay": initial, "max_delay": cap})
     raise ProtocolError('policy.factory: must be "none", "fixed" or "exponential", '
                         f"got {_quote(factory)}")
 
@@ -214,22 +285,21 @@ def base_policy(p, policy_class):
 def policy_from_json(p, policy_class=RetryPolicy):
     if not isinstance(p, dict):
         raise ProtocolError(f"policy: must be an object, got {_quote(p)}")
-    try:
-        policy = base_policy(p, policy_class)
-    except ValueError as e:
-        raise ProtocolError(f"policy: {e}") from None
+    # The base policy is made, and validated, first; then each copy, which
+    # validates only its own argument.
+    policy = base_policy(p, policy_class)
     if "give_up_after" in p:
         age = number_at(p["give_up_after"], "policy.give_up_after")
         try:
             policy = policy.give_up_after(age)
         except ValueError as e:
-            raise ProtocolError(f"policy.give_up_after: {e}") from None
+            raise _core_rule("policy.give_up_after", age, e) from None
     if "with_jitter" in p:
         factor = number_at(p["with_jitter"], "policy.with_jitter")
         try:
             policy = policy.with_jitter(factor)
         except ValueError as e:
-            raise ProtocolError(f"policy.with_jitter: {e}") from None
+            raise _core_rule("policy.with_jitter", factor, e) from None
     return policy
 
 
@@ -268,14 +338,16 @@ def within_cost_limit(policy, attempt, message_age):
     return False
 
 
-def next_delay(policy, attempt, message_age, where, call):
+def next_delay(policy, attempt, message_age, attempt_path, age_path, call):
     if not within_cost_limit(policy, attempt, message_age):
-        raise ProtocolError(f"{where}attempt: {attempt} needs more than 2^20 multiplications "
+        raise ProtocolError(f"{attempt_path}: {attempt} needs more than 2^20 multiplications "
                             "on this policy, which does not settle within 2^20 steps")
     try:
         return call()
     except ValueError as e:
-        raise ProtocolError(f"{where}{e}") from None
+        if _core_field(e) == "attempt":
+            raise _core_rule(attempt_path, attempt, e) from None
+        raise _core_rule(age_path, message_age, e) from None
 
 
 # The ops.
@@ -296,9 +368,10 @@ def answer_next_delay(request, policy):
         raise ProtocolError(f"jitter: must be true or false, got {_quote(jitter)}")
     if jitter:
         r = draw_at(required(request, "r", "r"), "r")
-        return next_delay(policy, attempt, age, "",
+        return next_delay(policy, attempt, age, "attempt", "message_age",
                           lambda: policy.next_delay(attempt, age, jitter=True, source=lambda: r))
-    return next_delay(policy, attempt, age, "",
+    # Without jitter `r` is not read at all: neither required nor checked.
+    return next_delay(policy, attempt, age, "attempt", "message_age",
                       lambda: policy.next_delay(attempt, age, jitter=False))
 
 
@@ -308,7 +381,7 @@ def answer_jittered(request, policy):
     try:
         return policy.jittered_with_draw(delay, r)
     except ValueError as e:
-        raise ProtocolError(f"delay: {e}") from None
+        raise _core_rule("delay", delay, e) from None
 
 
 def answer_replay(request, policy):
@@ -322,21 +395,27 @@ def answer_replay(request, policy):
     for i, call in enumerate(calls):
         path = f"calls[{i}]"
         if not isinstance(call, list) or len(call) != 2:
-            raise ProtocolError(f"{path}: must be [attempt, message_age], got {_quote(call)}")
+            raise ProtocolError(f"{path}: must be [attempt, message_age], exactly two elements, "
+                                f"got {_quote(call)}")
         parsed.append((integer_at(call[0], path + "[0] (attempt)"),
                        number_at(call[1], path + "[1] (message_age)")))
     source = RubyRandom(seed)
-    return [next_delay(policy, attempt, age, f"calls[{i}] ",
+    return [next_delay(policy, attempt, age, f"calls[{i}][0] (attempt)",
+                       f"calls[{i}][1] (message_age)",
                        lambda attempt=attempt, age=age: policy.next_delay(attempt, age, source=source))
             for i, (attempt, age) in enumerate(parsed)]
 
 
+# Each op: the members a request of it takes, and its answer.
 OPS = {
-    "schedule": answer_schedule,
-    "next_delay": answer_next_delay,
-    "jittered": answer_jittered,
-    "replay": answer_replay,
+    "schedule": (("id", "op", "policy"), answer_schedule),
+    "next_delay": (("id", "op", "policy", "attempt", "message_age", "jitter", "r"),
+                   answer_next_delay),
+    "jittered": (("id", "op", "policy", "delay", "r"), answer_jittered),
+    "replay": (("id", "op", "policy", "seed", "calls"), answer_replay),
 }
+# A vector line is a request with its expected answer added; these ride along.
+VECTOR_LINE_MEMBERS = ("expect", "expect_error")
 
 
 def answer_line(raw, policy_class=RetryPolicy):
@@ -351,14 +430,16 @@ def answer_line(raw, policy_class=RetryPolicy):
         if not isinstance(op, str) or op not in OPS:
             raise ProtocolError('op: must be "schedule", "next_delay", "jittered" or "replay", '
                                 f"got {_quote(op)}")
+        members, answer = OPS[op]
+        only_members(request, members, f"a {op} request", also=VECTOR_LINE_MEMBERS)
         policy = policy_from_json(required(request, "policy", "policy"), policy_class)
-        result = OPS[op](request, policy)
-        return f'{{"id":{json.dumps(request_id)},"ok":true,"result":{format_result(result)}}}'
+        result = answer(request, policy)
+        return f'{{"id":{_compact(request_id)},"ok":true,"result":{format_result(result)}}}'
     except ProtocolError as e:
         message = str(e)
     except Exception as e:  # noqa: BLE001 - a bug here must not end the conversation
         message = f"internal: {type(e).__name__}: {e}"
-    return f'{{"id":{json.dumps(request_id)},"ok":false,"error":{json.dumps(message)}}}'
+    return f'{{"id":{_compact(request_id)},"ok":false,"error":{json.dumps(message)}}}'
 
 
 def lines(stream):

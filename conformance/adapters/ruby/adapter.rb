@@ -119,9 +119,11 @@ module ConformanceAdapter
     raise ArgumentError, 'line: must be a JSON object' unless request.is_a?(Hash)
 
     id = request['id']
-    %({"id":#{JSON.generate(id)},"ok":true,"result":#{wire(result(request))}})
+    %({"id":#{JSON.generate(id, ascii_only: true)},"ok":true,"result":#{wire(result(request))}})
   rescue StandardError => e
-    %({"id":#{JSON.generate(id)},"ok":false,"error":#{JSON.generate("#{e.class}: #{e.message}".scrub)}})
+    # Answers are ASCII (conformance/README.md, Answers): ascii_only escapes the rest.
+    %({"id":#{JSON.generate(id, ascii_only: true)},"ok":false,) +
+      %("error":#{JSON.generate("#{e.class}: #{e.message}".scrub, ascii_only: true)}})
   end
 end
 

@@ -1,0 +1,3 @@
+module acemq.example/retrypolicy
+
+go 1.19

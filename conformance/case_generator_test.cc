@@ -1,0 +1,73 @@
+// The case generator's promises: each invalid row breaks a rule (the core
+// answers it with an error), each malformed line is no request (an error
+// with a null id), the reference profile sends only what the reference
+// answers alike, every rule of kInvalidRules is reached, and a seed means
+// the same lines.
+#include "case_generator.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+#include "answer.hpp"
+#include "protocol.hpp"
+
+namespace acemq::conformance {
+namespace {
+
+constexpr std::uint64_t kSeed = 20261201;
+constexpr int kCases = 20000;
+
+Answer core_answer(const std::string& line) {
+  std::string why;
+  const std::optional<Answer> answer = parse_answer(answer_line(line), why);
+  EXPECT_TRUE(answer) << why;
+  return answer.value_or(Answer{});
+}
+
+TEST(CaseGenerator, InvalidAndMalformedCasesAreErrors) {
+  CaseGenerator generator(kSeed, Profile::full);
+  std::map<std::string_view, int> reached;
+  for (int i = 1; i <= kCases; ++i) {
+    const GeneratedCase c = generator.next(i);
+    if (c.kind != "invalid" && c.kind != "malformed line") continue;
+    ++reached[c.rule];
+    const Answer answer = core_answer(c.line);
+    EXPECT_FALSE(answer.ok) << c.kind << " (" << c.rule << ") answered: " << c.line.substr(0, 300);
+    if (c.kind == "malformed line") {
+      EXPECT_TRUE(answer.id.is_null()) << c.rule;
+    }
+  }
+  for (const std::string_view rule : invalid_rule_names()) {
+    EXPECT_GE(reached[rule], 5) << "rule never (or rarely) generated in " << kCases
+                                << " cases: " << rule;
+  }
+}
+
+TEST(CaseGenerator, ReferenceProfileSendsOnlyWhatTheReferenceAnswersAlike) {
+  CaseGenerator generator(kSeed, Profile::reference);
+  for (int i = 1; i <= 2000; ++i) {
+    const GeneratedCase c = generator.next(i);
+    EXPECT_TRUE(core_answer(c.line).ok) << c.line.substr(0, 300);
+    EXPECT_TRUE(reference_agrees(c.line)) << c.line.substr(0, 300);
+  }
+}
+
+TEST(CaseGenerator, TheSameSeedGivesTheSameLines) {
+  CaseGenerator a(kSeed, Profile::full);
+  CaseGenerator b(kSeed, Profile::full);
+  CaseGenerator other(kSeed + 1, Profile::full);
+  int differ = 0;
+  for (int i = 1; i <= 500; ++i) {
+    const std::string line = a.next(i).line;
+    EXPECT_EQ(line, b.next(i).line);
+    differ += line != other.next(i).line ? 1 : 0;
+  }
+  EXPECT_GT(differ, 400);
+}
+
+}  // namespace
+}  // namespace acemq::conformance
