@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "acemq/amqp/internal/walk.hpp"
 #include "acemq/amqp/ruby_random.hpp"
 
 namespace acemq::props {
@@ -66,6 +67,10 @@ Core make_library() {
     const RetryPolicy original(o);
     const RetryPolicy copy = original.with_jitter(factor);
     return std::pair{original.options(), copy.options()};
+  };
+  c.walk_multiplications = [](const Options& o, std::int64_t attempt, double age,
+                              std::int64_t limit) {
+    return amqp::internal::walk_multiplications(RetryPolicy(o), attempt, age, limit);
   };
   c.ruby_random = [](std::uint32_t seed) -> Source {
     return [random = amqp::RubyRandom(seed)]() mutable { return random(); };

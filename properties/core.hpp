@@ -1,6 +1,7 @@
-// Core: the policy core's public surface as a table of functions, so that a
-// property can run against the library and, in the test of the test, against
-// deliberately broken copies of it (mutants.hpp) that it must reject.
+// Core: the policy core's public surface as a table of functions, the one
+// place where the properties call the library: each property is written
+// against this table, and the mutation build (mutation/) swaps the core
+// underneath it.
 //
 // Policies travel as plain RetryPolicy::Options and durations as the double
 // inside Seconds: the contract is about those bits. Each function does what
@@ -54,6 +55,10 @@ struct Core {
   // The copies, as {the original afterwards, the copy}.
   std::function<std::pair<Options, Options>(const Options&, double)> give_up_after;
   std::function<std::pair<Options, Options>(const Options&, double)> with_jitter;
+
+  // internal::walk_multiplications(RetryPolicy(options), attempt, age, limit).
+  std::function<std::int64_t(const Options&, std::int64_t, double, std::int64_t)>
+      walk_multiplications;
 
   // RubyRandom(seed), as a source.
   std::function<Source(std::uint32_t)> ruby_random;

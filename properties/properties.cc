@@ -12,6 +12,7 @@
 
 #include <rapidcheck.h>
 
+#include "acemq/amqp/internal/walk.hpp"
 #include "acemq/model/contract.hpp"
 #include "acemq/model/ruby_rand.hpp"
 #include "generators.hpp"
@@ -175,7 +176,7 @@ double age_limit(const Policy& p) { return p->max_message_age.count(); }
 
 // ---- The properties --------------------------------------------------------
 
-void schedule_length(const Core& core) {
+void schedule_length(const Core& core, [[maybe_unused]] Cases& cases) {
   const Policy p = *valid_policy();
   const std::int64_t want = max_attempts(p) - 1;
   const std::size_t entries = core.schedule(*p).size();
@@ -202,7 +203,7 @@ void schedule_length(const Core& core) {
   }
 }
 
-void schedule_respects_cap(const Core& core) {
+void schedule_respects_cap(const Core& core, [[maybe_unused]] Cases& cases) {
   const Policy p =
       *valid_policy({.lengths = Lengths::any, .caps = Caps::positive, .retries = true});
   const double max_delay = cap(p);
@@ -224,7 +225,7 @@ void schedule_respects_cap(const Core& core) {
           " is above max_delay ", max_delay);
 }
 
-void jitter_stays_in_band(const Core& core) {
+void jitter_stays_in_band(const Core& core, [[maybe_unused]] Cases& cases) {
   const Policy p = *valid_policy({.lengths = Lengths::any, .retries = true});
   const std::int64_t attempt = *retrying_attempt_for(max_attempts(p), 1'000'000);
   const Real age = *young_age_for(age_limit(p));
@@ -253,7 +254,7 @@ void jitter_stays_in_band(const Core& core) {
   }
 }
 
-void jitter_is_two_sided(const Core& core) {
+void jitter_is_two_sided(const Core& core, [[maybe_unused]] Cases& cases) {
   const Policy p = *valid_policy({.jitters = Jitters::positive});
   const Real d = *positive_delay_argument();
   const Real r = *draw();
@@ -280,10 +281,11 @@ void jitter_is_two_sided(const Core& core) {
   }
 }
 
-void gives_up_at_age_limit(const Core& core) {
+void gives_up_at_age_limit(const Core& core, [[maybe_unused]] Cases& cases) {
   const Policy p = *valid_policy({.lengths = Lengths::any});
   const std::int64_t attempt = *attempt_for(max_attempts(p), 1'000'000);
   const Real age = *age_for(age_limit(p));
+  cases.policy(*p, attempt, age, 0);
   const Real r = *draw();
   const bool out_of_attempts = attempt >= max_attempts(p);
   const bool too_old = age_limit(p) > 0.0 && age >= age_limit(p);
@@ -299,7 +301,7 @@ void gives_up_at_age_limit(const Core& core) {
           ") with jitter = ", jittered, ", want ", want);
 }
 
-void gives_up_after_last_attempt(const Core& core) {
+void gives_up_after_last_attempt(const Core& core, [[maybe_unused]] Cases& cases) {
   const Policy p = *valid_policy({.lengths = Lengths::any});
   const std::int64_t attempt = *final_attempt_for(max_attempts(p));
   const Real age = *age_for(age_limit(p));
@@ -320,7 +322,7 @@ void gives_up_after_last_attempt(const Core& core) {
   }
 }
 
-void never_negative_nor_nan(const Core& core) {
+void never_negative_nor_nan(const Core& core, [[maybe_unused]] Cases& cases) {
   const Policy p = *valid_policy({.lengths = Lengths::any});
   if (max_attempts(p) <= 2000) {
     const std::vector<double> schedule = core.schedule(*p);
@@ -343,7 +345,7 @@ void never_negative_nor_nan(const Core& core) {
   }
 }
 
-void next_delay_matches_schedule(const Core& core) {
+void next_delay_matches_schedule(const Core& core, [[maybe_unused]] Cases& cases) {
   const Policy p = *valid_policy();
   const std::vector<double> schedule = core.schedule(*p);
   for (std::int64_t k = 1; k < max_attempts(p); ++k) {
@@ -354,7 +356,7 @@ void next_delay_matches_schedule(const Core& core) {
   }
 }
 
-void lazy_range_matches_schedule(const Core& core) {
+void lazy_range_matches_schedule(const Core& core, [[maybe_unused]] Cases& cases) {
   const Policy p = *valid_policy();
   const std::vector<double> schedule = core.schedule(*p);
   const std::vector<double> lazy = core.lazy_delays(*p);
@@ -365,8 +367,9 @@ void lazy_range_matches_schedule(const Core& core) {
   }
 }
 
-void schedule_matches_model(const Core& core) {
+void schedule_matches_model(const Core& core, [[maybe_unused]] Cases& cases) {
   const Policy p = *valid_policy();
+  cases.policy(*p);
   const std::vector<double> got = core.schedule(*p);
   const std::vector<double> want = model::schedule(*p);
   require(got.size() == want.size(), "schedule() has ", got.size(), " entries, the model ",
@@ -376,12 +379,13 @@ void schedule_matches_model(const Core& core) {
   }
 }
 
-void next_delay_matches_model(const Core& core) {
+void next_delay_matches_model(const Core& core, [[maybe_unused]] Cases& cases) {
   const Policy p = *valid_policy({.lengths = Lengths::any});
   // 2 * 10^5: the model walks every step, four times a case.
   const std::int64_t attempt = *attempt_for(max_attempts(p), 200'000);
   const Real age = *age_for(age_limit(p));
   const Real r = *draw();
+  cases.policy(*p, attempt, age);
   require_same(core.next_delay_unjittered(*p, attempt, age), model::next_delay(*p, attempt, age),
                "next_delay(", attempt, ", ", age, ", Jitter::off) against the model");
   for (const double each : draws_with_edges(r)) {
@@ -393,7 +397,7 @@ void next_delay_matches_model(const Core& core) {
   }
 }
 
-void jittered_matches_model(const Core& core) {
+void jittered_matches_model(const Core& core, [[maybe_unused]] Cases& cases) {
   // Factor 0 is the identity, which no_draw_without_jitter checks; here every
   // case does the arithmetic.
   const Policy p = *valid_policy({.jitters = Jitters::positive});
@@ -401,6 +405,7 @@ void jittered_matches_model(const Core& core) {
   const Real r = *draw();
   for (const double each : draws_with_edges(r)) {
     const double want = model::jittered(*p, d, each);
+    cases.value(d);
     int draws = 0;
     Source source = counting(each, draws);
     require_same(core.jittered(*p, d, source), want, "jittered(", d, ") with r = ", each,
@@ -410,7 +415,7 @@ void jittered_matches_model(const Core& core) {
   }
 }
 
-void fast_path_matches_plain_loop(const Core& core) {
+void fast_path_matches_plain_loop(const Core& core, [[maybe_unused]] Cases& cases) {
   // Half the cases walk slowly to a cap they cross past entry 16, where the
   // early exits decide; the other half are any policy at all.
   const Policy p =
@@ -460,6 +465,7 @@ void fast_path_matches_plain_loop(const Core& core) {
                                    rc::gen::inRange<std::int64_t>(1, kMaxWork + 1));
         }
       });
+  cases.policy(*p, attempt, 0.0, kMaxWork);
   require_same(core.next_delay_unjittered(*p, attempt, 0.0), model::next_delay(*p, attempt, 0.0),
                "next_delay(", attempt,
                ", 0, Jitter::off) against the plain loop (crosses the cap"
@@ -467,7 +473,7 @@ void fast_path_matches_plain_loop(const Core& core) {
                crosses, ", settles at ", settles, ")");
 }
 
-void huge_attempt_answers_at_once(const Core& core) {
+void huge_attempt_answers_at_once(const Core& core, [[maybe_unused]] Cases& cases) {
   // 2 * 10^4 steps settle every Multipliers::settling policy from any start
   // (1.5^3600 spans 2^-1074 to DBL_MAX; 0.9^13800 the way back).
   constexpr std::int64_t kSettled = 20'000;
@@ -479,6 +485,7 @@ void huge_attempt_answers_at_once(const Core& core) {
       *valid_policy({.lengths = Lengths::unbounded, .multipliers = Multipliers::settling});
   const std::int64_t attempt = *rc::gen::resize(
       rc::kNominalSize, rc::gen::inRange<std::int64_t>(1'000'000'000'000, 1'000'000'001'000));
+  cases.policy(*p, attempt, 0.0, 0);
   const std::optional<double> settled = model::next_delay(*p, kSettled, 0.0);
   const std::optional<double> later = model::next_delay(*p, kSettled + 1, 0.0);
   require_same(later, settled, "the model has not settled by attempt ", kSettled,
@@ -487,7 +494,7 @@ void huge_attempt_answers_at_once(const Core& core) {
   require_same(got, settled, "next_delay(", attempt, ", 0, Jitter::off) against the settled value");
 }
 
-void non_decreasing_when_multiplier_at_least_one(const Core& core) {
+void non_decreasing_when_multiplier_at_least_one(const Core& core, [[maybe_unused]] Cases& cases) {
   const Policy p = *valid_policy({.multipliers = Multipliers::at_least_one});
   const std::vector<double> schedule = core.schedule(*p);
   for (std::size_t i = 1; i < schedule.size(); ++i) {
@@ -503,7 +510,7 @@ void non_decreasing_when_multiplier_at_least_one(const Core& core) {
   }
 }
 
-void fixed_is_constant(const Core& core) {
+void fixed_is_constant(const Core& core, [[maybe_unused]] Cases& cases) {
   const std::int64_t n = *schedulable_max_attempts();
   const Real d = *valid_delay();
   const Options o = core.fixed(n, d);
@@ -523,7 +530,7 @@ void fixed_is_constant(const Core& core) {
   }
 }
 
-void factories_match_doc_page(const Core& core) {
+void factories_match_doc_page(const Core& core, [[maybe_unused]] Cases& cases) {
   const std::int64_t n = *schedulable_max_attempts();
   const Real d = *valid_delay();
   const Real max_delay = *valid_delay();
@@ -548,7 +555,7 @@ void factories_match_doc_page(const Core& core) {
                        "exponential(n, d, max_delay)");
 }
 
-void copies_change_one_field(const Core& core) {
+void copies_change_one_field(const Core& core, [[maybe_unused]] Cases& cases) {
   const Policy p = *valid_policy({.lengths = Lengths::any});
   const Real age = *valid_age_limit();
   const Real factor = *valid_jitter_factor();
@@ -569,7 +576,7 @@ void copies_change_one_field(const Core& core) {
                        "give_up_after(age).with_jitter(factor)");
 }
 
-void no_draw_without_jitter(const Core& core) {
+void no_draw_without_jitter(const Core& core, [[maybe_unused]] Cases& cases) {
   // Factor 0: jittered() is the identity and nothing draws, for any delay.
   const Policy still = *valid_policy({.lengths = Lengths::any, .jitters = Jitters::zero});
   const Real d = *delay_argument(true);
@@ -609,7 +616,7 @@ void no_draw_without_jitter(const Core& core) {
   }
 }
 
-void one_draw_per_jitter(const Core& core) {
+void one_draw_per_jitter(const Core& core, [[maybe_unused]] Cases& cases) {
   const Policy p = *valid_policy({.lengths = Lengths::any, .jitters = Jitters::positive});
   const Real d = *positive_delay_argument();
   const Real r = *draw();
@@ -632,7 +639,7 @@ void one_draw_per_jitter(const Core& core) {
   }
 }
 
-void ruby_random_replays(const Core& core) {
+void ruby_random_replays(const Core& core, [[maybe_unused]] Cases& cases) {
   const std::uint32_t s = *seed();
   const int n = *rc::gen::resize(rc::kNominalSize, rc::gen::inRange(1, 65));
   Source first = core.ruby_random(s);
@@ -662,7 +669,7 @@ void ruby_random_replays(const Core& core) {
   }
 }
 
-void ruby_random_matches_genrand_res53(const Core& core) {
+void ruby_random_matches_genrand_res53(const Core& core, [[maybe_unused]] Cases& cases) {
   const std::uint32_t s = *seed();
   const int n = *rc::gen::resize(rc::kNominalSize, rc::gen::inRange(1, 65));
   Source source = core.ruby_random(s);
@@ -673,7 +680,7 @@ void ruby_random_matches_genrand_res53(const Core& core) {
   }
 }
 
-void bad_policy_rejected_naming_field(const Core& core) {
+void bad_policy_rejected_naming_field(const Core& core, [[maybe_unused]] Cases& cases) {
   const InvalidPolicy bad = *invalid_policy();
   const std::string value = bad.first_bad == "max_attempts"
                                 ? value_text(bad.options.max_attempts)
@@ -696,7 +703,7 @@ void bad_policy_rejected_naming_field(const Core& core) {
                     cat("exponential(3, ", delay, ")"));
 }
 
-void bad_call_rejected_naming_field(const Core& core) {
+void bad_call_rejected_naming_field(const Core& core, [[maybe_unused]] Cases& cases) {
   const Policy p = *valid_policy({.lengths = Lengths::any});
   int draws = 0;
   Source half = counting(0.5, draws);
@@ -751,7 +758,7 @@ void bad_call_rejected_naming_field(const Core& core) {
          cat("next_delay(", k, ", ", young, ") with r = ", r));
 }
 
-void valid_policies_accepted(const Core& core) {
+void valid_policies_accepted(const Core& core, [[maybe_unused]] Cases& cases) {
   const Policy p = *valid_policy({.lengths = Lengths::any});
   require_same_options(core.construct(*p), *p, "RetryPolicy(options).options()");
   const Real age = *valid_age_limit();
@@ -762,45 +769,112 @@ void valid_policies_accepted(const Core& core) {
   (void)core.exponential_capped(p->max_attempts, p->initial_delay.count(), p->max_delay.count());
 }
 
+void walk_matches_plain_walk(const Core& core, Cases& cases) {
+  const Policy p = *valid_policy({.lengths = Lengths::any});
+  const std::int64_t attempt = *attempt_for(max_attempts(p), kInt64Max);
+  const Real age = *age_for(age_limit(p));
+  // The plain walk costs up to `limit` steps: 10^5 at most.
+  const std::int64_t limit = *rc::gen::mapcat(
+      rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, 4)),
+      [](int which) -> rc::Gen<std::int64_t> {
+        switch (which) {
+          case 0: return rc::gen::just(std::int64_t{0});
+          case 1: return rc::gen::resize(rc::kNominalSize, rc::gen::inRange<std::int64_t>(1, 40));
+          case 2: return rc::gen::just(std::int64_t{1} << 12);
+          default:
+            return rc::gen::resize(rc::kNominalSize, rc::gen::inRange<std::int64_t>(1, 100'000));
+        }
+      });
+  cases.policy(*p, attempt, age, 0);
+  const std::int64_t got = core.walk_multiplications(*p, attempt, age, limit);
+  if (model::gives_up(*p, attempt, age)) {
+    require(got == 0, "walk_multiplications(", attempt, ", ", age, ", ", limit, ") = ", got,
+            " for a call that gives up; want 0");
+    return;
+  }
+  const std::int64_t plain = model::protocol_cost(*p, attempt, limit);
+  const std::int64_t prefix = amqp::internal::kRememberedRunningValues;
+  if (plain >= prefix) {
+    require(got == plain, "walk_multiplications(", attempt, ", ", age, ", ", limit, ") = ", got,
+            ", the plain walk counts ", plain);
+  } else {
+    require(got >= plain && got <= prefix, "walk_multiplications(", attempt, ", ", age, ", ", limit,
+            ") = ", got, ", outside [", plain, ", ", prefix, "]: the plain walk counts ", plain,
+            " and the core walks only past the prefix");
+  }
+}
+
 namespace {
 
-constexpr Property kProperties[] = {
-    {"ScheduleLength", schedule_length},
-    {"ScheduleRespectsCap", schedule_respects_cap},
-    {"JitterStaysInBand", jitter_stays_in_band},
-    {"JitterIsTwoSided", jitter_is_two_sided},
-    {"GivesUpAtAgeLimit", gives_up_at_age_limit},
-    {"GivesUpAfterLastAttempt", gives_up_after_last_attempt},
-    {"NeverNegativeNorNaN", never_negative_nor_nan},
-    {"NextDelayMatchesSchedule", next_delay_matches_schedule},
-    {"LazyRangeMatchesSchedule", lazy_range_matches_schedule},
-    {"ScheduleMatchesModel", schedule_matches_model},
-    {"NextDelayMatchesModel", next_delay_matches_model},
-    {"JitteredMatchesModel", jittered_matches_model},
-    {"FastPathMatchesPlainLoop", fast_path_matches_plain_loop},
-    {"HugeAttemptAnswersAtOnce", huge_attempt_answers_at_once},
-    {"NonDecreasingWhenMultiplierAtLeastOne", non_decreasing_when_multiplier_at_least_one},
-    {"FixedIsConstant", fixed_is_constant},
-    {"FactoriesMatchDocPage", factories_match_doc_page},
-    {"CopiesChangeOneField", copies_change_one_field},
-    {"NoDrawWithoutJitter", no_draw_without_jitter},
-    {"OneDrawPerJitter", one_draw_per_jitter},
-    {"RubyRandomReplays", ruby_random_replays},
-    {"RubyRandomMatchesGenrandRes53", ruby_random_matches_genrand_res53},
-    {"BadPolicyRejectedNamingField", bad_policy_rejected_naming_field},
-    {"BadCallRejectedNamingField", bad_call_rejected_naming_field},
-    {"ValidPoliciesAccepted", valid_policies_accepted},
+const Property kProperties[] = {
+    {"ScheduleLength", schedule_length, {}, {}},
+    {"ScheduleRespectsCap", schedule_respects_cap, {}, {}},
+    {"JitterStaysInBand", jitter_stays_in_band, {}, {}},
+    {"JitterIsTwoSided", jitter_is_two_sided, {}, {}},
+    {"GivesUpAtAgeLimit",
+     gives_up_at_age_limit,
+     {{Regime::age_at_limit, 0.05}, {Regime::huge_attempt, 0.1}},
+     {}},
+    {"GivesUpAfterLastAttempt", gives_up_after_last_attempt, {}, {}},
+    {"NeverNegativeNorNaN", never_negative_nor_nan, {}, {}},
+    {"NextDelayMatchesSchedule", next_delay_matches_schedule, {}, {}},
+    {"LazyRangeMatchesSchedule", lazy_range_matches_schedule, {}, {}},
+    {"ScheduleMatchesModel",
+     schedule_matches_model,
+     {{Regime::cap_passed, 0.12},
+      {Regime::multiplier_below_one, 0.2},
+      {Regime::negative_zero, 0.15},
+      {Regime::overflow, 0.07},
+      {Regime::subnormal, 0.15}},
+     {}},
+    {"NextDelayMatchesModel",
+     next_delay_matches_model,
+     {{Regime::cap_passed, 0.1},
+      {Regime::multiplier_below_one, 0.2},
+      {Regime::negative_zero, 0.15},
+      {Regime::overflow, 0.05},
+      {Regime::subnormal, 0.15},
+      {Regime::age_at_limit, 0.05},
+      {Regime::past_remembered_prefix, 0.35},
+      {Regime::huge_attempt, 0.1}},
+     {}},
+    {"JitteredMatchesModel",
+     jittered_matches_model,
+     {{Regime::negative_zero, 0.03}, {Regime::subnormal, 0.07}},
+     {}},
+    {"FastPathMatchesPlainLoop",
+     fast_path_matches_plain_loop,
+     {{Regime::cap_passed, 0.15},
+      {Regime::multiplier_below_one, 0.25},
+      {Regime::overflow, 0.09},
+      {Regime::past_remembered_prefix, 0.5}},
+     {}},
+    {"HugeAttemptAnswersAtOnce",
+     huge_attempt_answers_at_once,
+     {{Regime::huge_attempt, 0.9}, {Regime::multiplier_below_one, 0.12}},
+     {}},
+    {"NonDecreasingWhenMultiplierAtLeastOne", non_decreasing_when_multiplier_at_least_one, {}, {}},
+    {"FixedIsConstant", fixed_is_constant, {}, {}},
+    {"FactoriesMatchDocPage", factories_match_doc_page, {}, {}},
+    {"CopiesChangeOneField", copies_change_one_field, {}, {}},
+    {"NoDrawWithoutJitter", no_draw_without_jitter, {}, {}},
+    {"OneDrawPerJitter", one_draw_per_jitter, {}, {}},
+    {"RubyRandomReplays", ruby_random_replays, {}, {}},
+    {"RubyRandomMatchesGenrandRes53", ruby_random_matches_genrand_res53, {}, {}},
+    {"BadPolicyRejectedNamingField", bad_policy_rejected_naming_field, {}, {}},
+    {"BadCallRejectedNamingField", bad_call_rejected_naming_field, {}, {}},
+    {"ValidPoliciesAccepted", valid_policies_accepted, {}, {}},
+    {"WalkMatchesPlainWalk",
+     walk_matches_plain_walk,
+     {{Regime::past_remembered_prefix, 0.35},
+      {Regime::huge_attempt, 0.12},
+      {Regime::multiplier_below_one, 0.2},
+      {Regime::negative_zero, 0.15}},
+     {}},
 };
 
 }  // namespace
 
 std::span<const Property> all_properties() { return kProperties; }
-
-const Property& property_named(std::string_view name) {
-  for (const Property& p : kProperties) {
-    if (p.name == name) return p;
-  }
-  throw std::invalid_argument("no property named " + std::string(name));
-}
 
 }  // namespace acemq::props
