@@ -253,6 +253,8 @@ def analyse(manifest, tests, labels, equivalents, last, jobs, only, matrix):
                   if not any(v["killed"] for v in results[m["key"]]["labels"].values())]
         say(f"{len(live)} mutants through {', '.join(first)} in {time.time() - t0:.0f} s; "
             f"{len(missed)} left for {', '.join(later) or 'no other label'}")
+        for m in missed:
+            say(f"  left: {m['id']} {m['key']}")
         list(pool.map(rest, missed))
     for m in live:
         entry = results[m["key"]]
@@ -314,6 +316,19 @@ def suggest(manifest, tests, wanted, jobs, per_property=3):
         for key in found:
             print(f'    "{key}",')
     return 0
+
+
+def slim(result, m):
+    """One mutant's record: what the report and the next run's kill order need."""
+    out = {k: m[k] for k in ("id", "key", "file", "line", "column", "function", "operator",
+                             "change")}
+    out["status"] = result["status"]
+    out["labels"] = {label: {k: v for k, v in verdict.items() if k in ("killed", "by", "how",
+                                                                       "reached_by")}
+                     for label, verdict in result["labels"].items()}
+    if result["status"] not in ("killed", "equivalent"):
+        out.update(original=m["original"], mutated=m["mutated"])
+    return out
 
 
 def scores(results, labels, exact):
@@ -432,7 +447,8 @@ def main():
         return 2
     say(f"traced in {trace_seconds:.0f} s")
     equivalents = load_equivalents()
-    last = load_json(LAST_RUN, {}).get("kill_order", {})
+    last = {r["key"]: {label: v["by"] for label, v in r["labels"].items() if v.get("killed")}
+            for r in load_json(LAST_RUN, {}).get("results", [])}
     results, mutant_seconds, exact = analyse(manifest, tests, labels, equivalents, last,
                                              args.jobs, args.only, args.matrix)
     pairs, unlisted = test_of_the_test(args.build_dir, manifest, tests)
@@ -442,9 +458,12 @@ def main():
     by_key = {m["key"]: m for m in manifest["mutants"]}
     known = set(by_key)
     orphans = sorted(k for k in equivalents if k not in known)
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.strip()
     run_record = {
         "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                                 capture_output=True, text=True).stdout.strip(),
+                                 capture_output=True, text=True).stdout.strip()
+        + (" with uncommitted changes" if dirty else ""),
         "labels": labels,
         "tests": {label: sum(1 for t in tests if label in t.labels) for label in labels},
         "seconds": {"build": round(build_seconds, 1) if build_seconds else None,
@@ -453,9 +472,7 @@ def main():
         "load": os.getloadavg(),
         "summary": summary,
         "operators": manifest["operators"],
-        "results": [dict(r, **{k: by_key[r["key"]][k] for k in
-                               ("file", "line", "column", "function", "operator", "change",
-                                "original", "mutated")}) for r in results],
+        "results": [slim(r, by_key[r["key"]]) for r in results],
         "test_of_the_test": [{"property": p, "key": k, "outcome": o} for p, k, o in pairs],
         "unlisted_properties": unlisted,
         "kill_order": {r["key"]: {label: v["by"] for label, v in r["labels"].items()
@@ -508,7 +525,11 @@ def main():
         problems.append(f"ctest -L properties alone {props}% < {PROPERTIES_THRESHOLD}%")
     if args.record:
         import report
-        LAST_RUN.write_text(json.dumps({k: v for k, v in run_record.items()}, indent=1) + "\n")
+        record = dict(run_record)
+        del record["kill_order"]  # the results hold it
+        results_text = ",\n".join(json.dumps(r, ensure_ascii=False) for r in record.pop("results"))
+        head = json.dumps(record, indent=1, ensure_ascii=False)
+        LAST_RUN.write_text(head[:-2] + ',\n "results": [\n' + results_text + "\n ]\n}\n")
         report.write(run_record, equivalents, REPORT)
         say(f"wrote {LAST_RUN.relative_to(ROOT)} and {REPORT.relative_to(ROOT)}")
     for p in problems:

@@ -279,8 +279,8 @@ def return_default(m, node, ctx):
     if result.kind in (T.VOID, T.LVALUEREFERENCE, T.RVALUEREFERENCE, T.INVALID):
         return
     expression = node.text[len("return"):].strip()
-    if expression == "{}":
-        return
+    if expression in ("{}", "std::nullopt", "0", "0.0", "false", "nullptr"):
+        return  # already the default: the same program
     m.add(node, "stmt", ctx, "return-default", "return x -> return {}", "return {};",
           end=m.statement_end(node))
 

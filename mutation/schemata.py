@@ -234,7 +234,17 @@ class Context:
             head = [t.spelling for t in c.get_tokens()]
             body = head.index("{") if "{" in head else len(head)
             inner.constant = self.constant or "constexpr" in head[:body] or "consteval" in head[:body]
-            inner.noreturn = "noreturn" in head[:body]
+            # An attribute before the declaration lies outside its extent.
+            before = mutator.source[:node.start].rstrip()
+            attribute = before[before.rfind("[["):] if before.endswith("]]") else ""
+            inner.noreturn = "noreturn" in head[:body] or "noreturn" in attribute
+            # Or on its first declaration, in a header ([[noreturn]] static void f();).
+            first = c.canonical
+            if first is not None and first != c and first.location.file is not None:
+                text = pathlib.Path(first.location.file.name).read_text()
+                before = text[:first.extent.start.offset].rstrip()
+                if before.endswith("]]") and "noreturn" in before[before.rfind("[["):]:
+                    inner.noreturn = True
         elif c.kind in CLASSES:
             inner.class_cursor = c
         elif c.kind == K.FIELD_DECL and not self.function:
@@ -319,7 +329,12 @@ def instrument(source, sites):
 
 
 def include_runtime(relpath, text):
-    line = f'#include "{RUNTIME_HEADER}"  // generated: the mutant switch\n'
+    # A mutant may swap && for || inside ||, or overflow a constant: the
+    # compiler's warnings about that say nothing about the real core.
+    line = (f'#include "{RUNTIME_HEADER}"  // generated: the mutant switch\n'
+            '#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored "-Wparentheses"\n'
+            '#pragma GCC diagnostic ignored "-Woverflow"\n')
+    text = text + "#pragma GCC diagnostic pop\n"
     if "#pragma once\n" in text:
         return text.replace("#pragma once\n", "#pragma once\n" + line, 1)
     return line + text

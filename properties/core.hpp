@@ -44,6 +44,27 @@ struct Core {
   // jittered_with_draw(delay, r).
   std::function<double(const Options&, double, double)> jittered_with_draw;
 
+  // delays() walked with the post-increment, it++.
+  std::function<std::vector<double>(const Options&)> lazy_delays_postfix;
+  // Whether begin() advanced i times equals begin() advanced j times.
+  std::function<bool(const Options&, std::int64_t, std::int64_t)> lazy_positions_equal;
+  // delays().empty().
+  std::function<bool(const Options&)> lazy_empty;
+  // A default-constructed DelayRange: size 0, empty, begin() == end().
+  std::function<bool()> default_range_is_empty;
+
+  // next_delay(attempt, age) and jittered(delay): jitter from DefaultSource.
+  std::function<std::optional<double>(const Options&, std::int64_t, double)> next_delay_default;
+  std::function<double(const Options&, double)> jittered_default;
+  // DefaultSource::seed_this_thread(seed), and one draw of DefaultSource.
+  std::function<void(std::uint64_t)> seed_default_source;
+  std::function<double()> default_draw;
+
+  // The accessors, max_attempts() ... max_message_age(), as options.
+  std::function<Options(const Options&)> accessors;
+  // RetryPolicy(a) == RetryPolicy(b).
+  std::function<bool(const Options&, const Options&)> equal;
+
   // The factories and the default constructor, as the options they make.
   std::function<Options()> none;
   std::function<Options()> default_constructed;

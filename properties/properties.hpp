@@ -82,6 +82,14 @@ void valid_policies_accepted(const Core& core, Cases& cases);
 // model's and the prefix length, since the core walks only past the prefix.
 void walk_matches_plain_walk(const Core& core, Cases& cases);
 
+// DefaultSource, seeded, gives draws that are multiples of 2^-53 in [0, 1),
+// on both sides of 1/2; next_delay(attempt, age) and jittered(d) with it take
+// exactly one draw where jitter applies (as the model decides) and none
+// elsewhere, Jitter::off included, so they replay like an injected source.
+void default_source_draws_only_when_jitter_applies(const Core& core, Cases& cases);
+// RetryPolicy's == compares the six values (0.0 == -0.0), symmetrically.
+void equality_compares_the_six_values(const Core& core, Cases& cases);
+
 // A regime and the least share of a property's cases that must reach it.
 struct Share {
   Regime regime;
