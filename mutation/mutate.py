@@ -29,7 +29,6 @@ import os
 import pathlib
 import re
 import resource
-import shlex
 import signal
 import subprocess
 import sys

@@ -46,15 +46,13 @@ def overloaded_comparison(node):
     """(lhs, operator token, rhs) of `a == b` calling a class's operator==."""
     if node.c.kind != K.CALL_EXPR or node.c.spelling not in ("operator==", "operator!="):
         return None
-    children = [c for c in node.children() if c.c.kind != K.DECL_REF_EXPR]
-    args = [strip(c) for c in node.children()]
-    if len(args) < 2:
+    children = node.children()
+    if len(children) < 2:
         return None
-    lhs, rhs = node.children()[0], node.children()[-1]
+    lhs, rhs = children[0], children[-1]
     for t in node.tokens():
         if lhs.end <= t.extent.start.offset < rhs.start and t.spelling in ("==", "!="):
             return lhs, t, rhs
-    del children
     return None
 
 
