@@ -93,12 +93,14 @@ def write(run, equivalents, path, harness=98.0, properties=95.0):
     s = run["summary"]
     secs = run["seconds"]
     load = ", ".join(f"{x:.2f}" for x in run.get("load", []))
+    build = (f"Build {secs['build']} s" if secs.get("build") is not None
+             else "No build in this run (`--no-build`; `scripts/test mutation` builds from scratch)")
     out.append(f"""
 ## The last run
 
 On commit `{run['commit']}`, 2 cores, load average {load} at its end (other engineers'
-builds shared the machine). Build {secs.get('build')} s, traced run {secs['trace']} s, mutants
-{secs['mutants']} s, **{secs['total']} s in all** ({secs['cpu_tests']} s of CPU in the tests).
+builds shared the machine). {build}, traced run {secs['trace']} s, mutants {secs['mutants']} s,
+**{secs['total']} s in all** ({secs['cpu_tests']} s of CPU in the tests).
 Tests: {', '.join(f"{label} {n}" for label, n in run['tests'].items())}.
 
 | | mutants | killed | equivalent | survived | score |
