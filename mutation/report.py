@@ -72,6 +72,17 @@ scripts/mutate --only REGEX         # only the mutants whose key matches
 """
 
 
+def code(text):
+    """Inline code in a table cell: a key's | would end the cell."""
+    return "`" + text.replace("|", "\\|") + "`"
+
+
+def short_name(function):
+    """walk for acemq::amqp::(anonymous)::walk(double, ...)."""
+    head = function.replace("(anonymous)", "").split("(")[0]
+    return head.split("::")[-1] or head
+
+
 def pct(k, n):
     return f"{100.0 * k / n:.1f}%" if n else "n/a"
 
@@ -118,7 +129,7 @@ Tests: {', '.join(f"{label} {n}" for label, n in run['tests'].items())}.
     if not survivors:
         out.append("None: every mutant is killed or argued equivalent below.\n")
     for r in survivors:
-        out.append(f"- `{r['key']}` at `{r['file']}:{r['line']}:{r['column']}`: "
+        out.append(f"- {code(r['key'])} at `{r['file']}:{r['line']}:{r['column']}`: "
                    f"`{r['original'].strip()}` → `{r['mutated'].strip()}`. Replay: "
                    f"`ACEMQ_MUTANT={r['id']} ctest --test-dir build/mutation`\n")
 
@@ -140,7 +151,7 @@ Tests: {', '.join(f"{label} {n}" for label, n in run['tests'].items())}.
                "file | function | operator | occurrence.\n\n| mutant | why no input tells it "
                "apart |\n| --- | --- |\n")
     for key, e in sorted(equivalents.items()):
-        out.append(f"| `{key}` | {e['why']} |\n")
+        out.append(f"| {code(key)} | {e['why']} |\n")
 
     pairs = run.get("test_of_the_test", [])
     out.append(f"\n### The test of the test\n\n{sum(1 for p in pairs if p['outcome'] == 'rejected')}"
@@ -151,7 +162,7 @@ Tests: {', '.join(f"{label} {n}" for label, n in run['tests'].items())}.
         by_prop[p["property"]].append(p["key"] + ("" if p["outcome"] == "rejected"
                                                    else f" (**{p['outcome']}**)"))
     for prop, keys in sorted(by_prop.items()):
-        out.append(f"| `{prop}` | " + "<br>".join(f"`{k}`" for k in keys) + " |\n")
+        out.append(f"| `{prop}` | " + "<br>".join(code(k) for k in keys) + " |\n")
 
     labels = run["labels"]
     out.append("\n### The kill matrix\n\nFor every mutant, what each label did on its own: "
@@ -162,7 +173,7 @@ Tests: {', '.join(f"{label} {n}" for label, n in run['tests'].items())}.
                + " |\n")
     for r in results:
         change = f"{r['operator']} `{r['change']}`".replace("|", "\\|")
-        site = f"`{pathlib.Path(r['file']).name}:{r['line']}` {r['function'].split('(')[0].split('::')[-1]}"
+        site = f"`{pathlib.Path(r['file']).name}:{r['line']}` {short_name(r['function'])}"
         if r["status"] == "equivalent":
             cells = ["equivalent"] + [""] * (len(labels) - 1)
         else:
