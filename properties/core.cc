@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "acemq/amqp/internal/walk.hpp"
 #include "acemq/amqp/ruby_random.hpp"
 
 namespace acemq::props {
@@ -46,6 +47,43 @@ Core make_library() {
   c.jittered_with_draw = [](const Options& o, double delay, double r) {
     return RetryPolicy(o).jittered_with_draw(Seconds{delay}, r).count();
   };
+  c.lazy_delays_postfix = [](const Options& o) {
+    std::vector<double> out;
+    const amqp::DelayRange range = RetryPolicy(o).delays();
+    for (auto it = range.begin(); it != range.end();) out.push_back((*it++).count());
+    return out;
+  };
+  c.lazy_positions_equal = [](const Options& o, std::int64_t i, std::int64_t j) {
+    const amqp::DelayRange range = RetryPolicy(o).delays();
+    auto a = range.begin();
+    auto b = range.begin();
+    for (std::int64_t k = 0; k < i; ++k) ++a;
+    for (std::int64_t k = 0; k < j; ++k) ++b;
+    return a == b;
+  };
+  c.lazy_empty = [](const Options& o) { return RetryPolicy(o).delays().empty(); };
+  c.default_range_is_empty = [] {
+    const amqp::DelayRange range;
+    return range.size() == 0 && range.empty() && range.begin() == range.end();
+  };
+  c.next_delay_default = [](const Options& o, std::int64_t attempt, double age) {
+    return to_double(RetryPolicy(o).next_delay(attempt, Seconds{age}));
+  };
+  c.jittered_default = [](const Options& o, double delay) {
+    return RetryPolicy(o).jittered(Seconds{delay}).count();
+  };
+  c.seed_default_source = [](std::uint64_t seed) { amqp::DefaultSource::seed_this_thread(seed); };
+  c.default_draw = [] { return amqp::DefaultSource{}(); };
+  c.accessors = [](const Options& o) {
+    const RetryPolicy p(o);
+    return Options{.max_attempts = p.max_attempts(),
+                   .initial_delay = p.initial_delay(),
+                   .multiplier = p.multiplier(),
+                   .max_delay = p.max_delay(),
+                   .jitter_factor = p.jitter_factor(),
+                   .max_message_age = p.max_message_age()};
+  };
+  c.equal = [](const Options& a, const Options& b) { return RetryPolicy(a) == RetryPolicy(b); };
   c.none = [] { return RetryPolicy::none().options(); };
   c.default_constructed = [] { return RetryPolicy().options(); };
   c.fixed = [](std::int64_t n, double delay) {
@@ -66,6 +104,10 @@ Core make_library() {
     const RetryPolicy original(o);
     const RetryPolicy copy = original.with_jitter(factor);
     return std::pair{original.options(), copy.options()};
+  };
+  c.walk_multiplications = [](const Options& o, std::int64_t attempt, double age,
+                              std::int64_t limit) {
+    return amqp::internal::walk_multiplications(RetryPolicy(o), attempt, age, limit);
   };
   c.ruby_random = [](std::uint32_t seed) -> Source {
     return [random = amqp::RubyRandom(seed)]() mutable { return random(); };

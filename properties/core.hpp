@@ -1,6 +1,7 @@
-// Core: the policy core's public surface as a table of functions, so that a
-// property can run against the library and, in the test of the test, against
-// deliberately broken copies of it (mutants.hpp) that it must reject.
+// Core: the policy core's public surface as a table of functions, the one
+// place where the properties call the library: each property is written
+// against this table, and the mutation build (mutation/) swaps the core
+// underneath it.
 //
 // Policies travel as plain RetryPolicy::Options and durations as the double
 // inside Seconds: the contract is about those bits. Each function does what
@@ -43,6 +44,27 @@ struct Core {
   // jittered_with_draw(delay, r).
   std::function<double(const Options&, double, double)> jittered_with_draw;
 
+  // delays() walked with the post-increment, it++.
+  std::function<std::vector<double>(const Options&)> lazy_delays_postfix;
+  // Whether begin() advanced i times equals begin() advanced j times.
+  std::function<bool(const Options&, std::int64_t, std::int64_t)> lazy_positions_equal;
+  // delays().empty().
+  std::function<bool(const Options&)> lazy_empty;
+  // A default-constructed DelayRange: size 0, empty, begin() == end().
+  std::function<bool()> default_range_is_empty;
+
+  // next_delay(attempt, age) and jittered(delay): jitter from DefaultSource.
+  std::function<std::optional<double>(const Options&, std::int64_t, double)> next_delay_default;
+  std::function<double(const Options&, double)> jittered_default;
+  // DefaultSource::seed_this_thread(seed), and one draw of DefaultSource.
+  std::function<void(std::uint64_t)> seed_default_source;
+  std::function<double()> default_draw;
+
+  // The accessors, max_attempts() ... max_message_age(), as options.
+  std::function<Options(const Options&)> accessors;
+  // RetryPolicy(a) == RetryPolicy(b).
+  std::function<bool(const Options&, const Options&)> equal;
+
   // The factories and the default constructor, as the options they make.
   std::function<Options()> none;
   std::function<Options()> default_constructed;
@@ -54,6 +76,10 @@ struct Core {
   // The copies, as {the original afterwards, the copy}.
   std::function<std::pair<Options, Options>(const Options&, double)> give_up_after;
   std::function<std::pair<Options, Options>(const Options&, double)> with_jitter;
+
+  // internal::walk_multiplications(RetryPolicy(options), attempt, age, limit).
+  std::function<std::int64_t(const Options&, std::int64_t, double, std::int64_t)>
+      walk_multiplications;
 
   // RubyRandom(seed), as a source.
   std::function<Source(std::uint32_t)> ruby_random;

@@ -1,91 +1,88 @@
-// The property suite against the library: each property is its own
-// RC_GTEST_PROP and so its own CTest test, labelled `properties`.
+// The property suite: every row of kProperties (properties.cc) registered as
+// one GoogleTest test, Properties.<Name>, and so one CTest test labelled
+// `properties`. Each runs its property with rc::check under RapidCheck's own
+// configuration (RC_PARAMS; CTest prepends the suite's default case count),
+// then checks that its cases kept every regime share its row names.
 //
 // Replay a failure with the RC_PARAMS="reproduce=..." line RapidCheck prints,
-// or a whole run with the seed printed before each test (README.md).
+// or a whole run with the seed it prints first (README.md).
+//
+//   property_tests --acemq_rejections   # each property and the mutants it rejects
+#include <cstring>
+#include <iostream>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
-#include <rapidcheck/gtest.h>
+#include <rapidcheck.h>
 
 #include "core.hpp"
+#include "coverage.hpp"
 #include "properties.hpp"
-#include "runner.hpp"
 
 namespace props = acemq::props;
 
 namespace {
-const props::Core& lib() { return props::library(); }
+
+class PropertyTest : public testing::Test {
+ public:
+  explicit PropertyTest(const props::Property& property) : property_(property) {}
+
+  void TestBody() override {
+    props::Cases cases;
+    const std::string id = "Properties/" + std::string(property_.name);
+    const bool passed = rc::check(id, [this, &cases] {
+      cases.begin();
+      property_.check(props::library(), cases);
+    });
+    cases.end();
+    ASSERT_TRUE(passed) << property_.name << " failed; RapidCheck's report, the counterexample "
+                        << "and the reproduce line are above";
+    std::cout << "regimes reached in " << cases.cases() << " cases:";
+    for (std::size_t i = 0; i < props::kRegimes; ++i) {
+      const auto regime = static_cast<props::Regime>(i);
+      if (cases.hits(regime) > 0) {
+        std::cout << " " << props::regime_name(regime) << " " << cases.hits(regime) << ";";
+      }
+    }
+    std::cout << std::endl;
+    for (const props::Share& share : property_.shares) {
+      const std::int64_t hits = cases.hits(share.regime);
+      const double bound = props::share_upper_bound(hits, cases.cases());
+      std::ostringstream seen;
+      seen << props::regime_name(share.regime) << ": " << hits << " of " << cases.cases()
+           << " cases; the true share is at most " << bound << " (confidence 1 - "
+           << props::kCoverageAlpha << "), and must be at least " << share.at_least;
+      if (props::share_upper_bound(0, cases.cases()) >= share.at_least) {
+        std::cout << "coverage not judged at " << cases.cases() << " cases: " << seen.str()
+                  << std::endl;
+        continue;
+      }
+      EXPECT_GE(bound, share.at_least)
+          << "a generator no longer reaches this regime often enough: " << seen.str();
+    }
+  }
+
+ private:
+  const props::Property& property_;
+};
+
 }  // namespace
 
-RC_GTEST_PROP(Properties, ScheduleLength, ()) { props::schedule_length(lib()); }
-RC_GTEST_PROP(Properties, ScheduleRespectsCap, ()) { props::schedule_respects_cap(lib()); }
-RC_GTEST_PROP(Properties, JitterStaysInBand, ()) { props::jitter_stays_in_band(lib()); }
-RC_GTEST_PROP(Properties, JitterIsTwoSided, ()) { props::jitter_is_two_sided(lib()); }
-RC_GTEST_PROP(Properties, GivesUpAtAgeLimit, ()) { props::gives_up_at_age_limit(lib()); }
-RC_GTEST_PROP(Properties, GivesUpAfterLastAttempt, ()) {
-  props::gives_up_after_last_attempt(lib());
-}
-RC_GTEST_PROP(Properties, NeverNegativeNorNaN, ()) { props::never_negative_nor_nan(lib()); }
-RC_GTEST_PROP(Properties, NextDelayMatchesSchedule, ()) {
-  props::next_delay_matches_schedule(lib());
-}
-RC_GTEST_PROP(Properties, LazyRangeMatchesSchedule, ()) {
-  props::lazy_range_matches_schedule(lib());
-}
-RC_GTEST_PROP(Properties, ScheduleMatchesModel, ()) { props::schedule_matches_model(lib()); }
-RC_GTEST_PROP(Properties, NextDelayMatchesModel, ()) { props::next_delay_matches_model(lib()); }
-RC_GTEST_PROP(Properties, JitteredMatchesModel, ()) { props::jittered_matches_model(lib()); }
-RC_GTEST_PROP(Properties, FastPathMatchesPlainLoop, ()) {
-  props::fast_path_matches_plain_loop(lib());
-}
-RC_GTEST_PROP(Properties, HugeAttemptAnswersAtOnce, ()) {
-  props::huge_attempt_answers_at_once(lib());
-}
-RC_GTEST_PROP(Properties, NonDecreasingWhenMultiplierAtLeastOne, ()) {
-  props::non_decreasing_when_multiplier_at_least_one(lib());
-}
-RC_GTEST_PROP(Properties, FixedIsConstant, ()) { props::fixed_is_constant(lib()); }
-RC_GTEST_PROP(Properties, FactoriesMatchDocPage, ()) { props::factories_match_doc_page(lib()); }
-RC_GTEST_PROP(Properties, CopiesChangeOneField, ()) { props::copies_change_one_field(lib()); }
-RC_GTEST_PROP(Properties, NoDrawWithoutJitter, ()) { props::no_draw_without_jitter(lib()); }
-RC_GTEST_PROP(Properties, OneDrawPerJitter, ()) { props::one_draw_per_jitter(lib()); }
-RC_GTEST_PROP(Properties, RubyRandomReplays, ()) { props::ruby_random_replays(lib()); }
-RC_GTEST_PROP(Properties, RubyRandomMatchesGenrandRes53, ()) {
-  props::ruby_random_matches_genrand_res53(lib());
-}
-RC_GTEST_PROP(Properties, BadPolicyRejectedNamingField, ()) {
-  props::bad_policy_rejected_naming_field(lib());
-}
-RC_GTEST_PROP(Properties, BadCallRejectedNamingField, ()) {
-  props::bad_call_rejected_naming_field(lib());
-}
-RC_GTEST_PROP(Properties, ValidPoliciesAccepted, ()) { props::valid_policies_accepted(lib()); }
-
-// The table the test of the test and the matrix walk must list exactly the
-// properties above, or a property could go unchecked for its power to fail.
-TEST(Properties, EveryPropertyIsATest) {
-  const testing::TestSuite* suite = nullptr;
-  const testing::UnitTest& unit = *testing::UnitTest::GetInstance();
-  for (int i = 0; i < unit.total_test_suite_count(); ++i) {
-    if (std::string(unit.GetTestSuite(i)->name()) == "Properties") suite = unit.GetTestSuite(i);
-  }
-  ASSERT_NE(suite, nullptr);
-  for (const props::Property& property : props::all_properties()) {
-    bool found = false;
-    for (int i = 0; i < suite->total_test_count(); ++i) {
-      found = found || property.name == suite->GetTestInfo(i)->name();
-    }
-    EXPECT_TRUE(found) << property.name << " has no RC_GTEST_PROP";
-  }
-  // The RC_GTEST_PROPs and this test.
-  EXPECT_EQ(static_cast<std::size_t>(suite->total_test_count()),
-            props::all_properties().size() + 1);
-}
-
 int main(int argc, char** argv) {
+  if (argc == 2 && std::strcmp(argv[1], "--acemq_rejections") == 0) {
+    for (const props::Property& property : props::all_properties()) {
+      for (const std::string_view key : property.rejects) {
+        std::cout << property.name << '\t' << key << '\n';
+      }
+    }
+    return 0;
+  }
   testing::InitGoogleTest(&argc, argv);
-  props::default_max_success(ACEMQ_PROPS_DEFAULT_CASES);
-  props::print_seed_before_each_test();
+  for (const props::Property& property : props::all_properties()) {
+    testing::RegisterTest("Properties", std::string(property.name).c_str(), nullptr, nullptr,
+                          __FILE__, __LINE__,
+                          [&property]() -> testing::Test* { return new PropertyTest(property); });
+  }
   return RUN_ALL_TESTS();
 }

@@ -591,6 +591,25 @@ TEST(DefaultSource, NextDelayDrawsFromTheThreadsEngine) {
   EXPECT_NE(bits_of(policy.jittered_with_draw(1s, r)), bits_of(1.0));
 }
 
+// Where jitter does not apply (giving up, Jitter::off, factor 0) the default
+// source is not drawn from, so the next call that jitters takes the draw that
+// comes next; a stray draw there shifts every later delay of a replay.
+TEST(DefaultSource, NextDelayTakesNoDrawWhereJitterDoesNotApply) {
+  DefaultSource::seed_this_thread(11);
+  const double first = DefaultSource{}();
+  const double second = DefaultSource{}();
+  const RetryPolicy policy = RetryPolicy::exponential(3, 1s);
+  const RetryPolicy still = RetryPolicy::fixed(3, 1s);
+  DefaultSource::seed_this_thread(11);
+  EXPECT_FALSE(policy.next_delay(3).has_value());  // the last attempt: give up
+  EXPECT_FALSE(policy.give_up_after(60s).next_delay(1, 60s).has_value());  // too old
+  EXPECT_EQ(bits_of(*policy.next_delay(2, 0s, Jitter::off)), bits_of(2.0));
+  EXPECT_FALSE(policy.next_delay(3, 0s, Jitter::off).has_value());
+  EXPECT_EQ(bits_of(*still.next_delay(1)), bits_of(1.0));  // factor 0
+  EXPECT_EQ(bits_of(*policy.next_delay(1)), bits_of(policy.jittered_with_draw(1s, first)));
+  EXPECT_EQ(bits_of(DefaultSource{}()), bits_of(second));  // and no draw after it
+}
+
 TEST(DefaultSource, JitteredStaysWithinTheFactor) {
   const RetryPolicy policy = RetryPolicy::exponential(10, 1s, 30s);
   for (int i = 0; i < 10000; ++i) {

@@ -1,0 +1,75 @@
+// coverage: which regimes a property's cases reach, and the check that each
+// regime keeps its share, as QuickCheck's checkCoverage does.
+//
+// A property tags each case with the regimes its inputs fall in (Cases::
+// reach), which RapidCheck prints as the run's distribution (RC_CLASSIFY).
+// After a passing run, every regime the property's table row names must have
+// kept its minimum share: the check fails when the one-sided Clopper-Pearson
+// upper bound on the regime's true share, at confidence 1 - kCoverageAlpha,
+// is below that minimum. So a generator that still has the designed share
+// fails with probability below kCoverageAlpha, and one that stopped reaching
+// the regime fails at once: with 1000 cases and none in the regime the bound
+// is 2.05%, below every minimum in the table (each is at least 3%).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "acemq/amqp/retry_policy.hpp"
+
+namespace acemq::props {
+
+// The regimes where retry-policy arithmetic breaks.
+enum class Regime {
+  cap_passed,              // the running value is above a positive cap
+  multiplier_below_one,    // the running value shrinks (or is zeroed)
+  negative_zero,           // a -0.0 in a field, an argument or the running value
+  overflow,                // the running value overflowed to +inf from a finite start
+  subnormal,               // a subnormal field, argument or running value
+  age_at_limit,            // message_age == max_message_age > 0 (the limit is inclusive)
+  past_remembered_prefix,  // attempt > kRememberedRunningValues: the core walks
+  huge_attempt,            // attempt >= 10^9: only an early exit answers it
+};
+inline constexpr std::size_t kRegimes = 8;
+
+std::string_view regime_name(Regime regime);
+
+// A false alarm's odds per regime check, as QuickCheck's default certainty.
+inline constexpr double kCoverageAlpha = 1e-9;
+
+// The upper confidence bound on a share seen in `hits` of `cases`.
+double share_upper_bound(std::int64_t hits, std::int64_t cases);
+
+class Cases {
+ public:
+  // A new case begins: the regimes of the last one are counted.
+  void begin();
+  // The run is over: the last case is counted.
+  void end();
+
+  // This case reaches `regime` when `reached`.
+  void reach(Regime regime, bool reached);
+  // Tags every regime a next_delay(attempt, message_age) call of policy `o`
+  // reaches (attempt 0: the schedule only). The running value is walked by
+  // the model only up to `walk_limit` multiplications.
+  void policy(const amqp::RetryPolicy::Options& o, std::int64_t attempt = 0,
+              double message_age = 0.0, std::int64_t walk_limit = 200'000);
+  // Tags the regimes of one double: -0.0 or a subnormal.
+  void value(double x);
+
+  std::int64_t cases() const noexcept { return cases_; }
+  std::int64_t hits(Regime regime) const noexcept {
+    return hits_[static_cast<std::size_t>(regime)];
+  }
+
+ private:
+  void flush();
+  std::array<bool, kRegimes> now_{};
+  std::array<std::int64_t, kRegimes> hits_{};
+  std::int64_t cases_ = 0;
+  bool open_ = false;
+};
+
+}  // namespace acemq::props
