@@ -14,6 +14,14 @@ std::string NightPlan::describe() const {
   return out;
 }
 
+std::string NightPlan::arguments() const {
+  std::string out = "--seed " + std::to_string(seed);
+  if (n != kNightlySamples) out += " --n " + std::to_string(n);
+  if (!only.empty()) out += " --only '" + only + "'";
+  if (!with_known_bad) out += " --no-known-bad";
+  return out;
+}
+
 std::size_t family_size() { return grid().size() * kTestsPerSample; }
 
 Job grid_job(const Cell& cell, std::size_t index, std::uint64_t run_seed, std::uint64_t n) {

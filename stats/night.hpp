@@ -29,6 +29,9 @@ struct NightPlan {
 
   // One line for people and for state files: "n 1000000000 a cell, ...".
   std::string describe() const;
+  // The stats_nightly options that draw this plan again: "--seed S", then
+  // --n, --only and --no-known-bad where they differ from the defaults.
+  std::string arguments() const;
 };
 
 // The factor the nightly runs the known-bad doubles at.

@@ -103,6 +103,7 @@ int merge(const std::vector<std::filesystem::path>& paths,
   RunReport run = judge(std::move(outcomes), night.family_size);
   run.seed = night.night_seed;
   run.plan = night.plan;
+  run.replay = night.replay;
   run.shards = night.shards;
   std::cout << "seed " << run.seed << " (merged from " << night.shards << " shards)\n";
   return finish(run, report_dir);
@@ -175,8 +176,7 @@ int night_main(int argc, char** argv) {
   }
   if (!replay) plan.seed = fresh_seed();
   const std::string replay_hint =
-      "STATS_SEED=" + std::to_string(plan.seed) +
-      (shard_id ? " stats_nightly --shard " + shard_text : std::string(" stats_nightly"));
+      "stats_nightly " + plan.arguments() + (shard_id ? " --shard " + shard_text : std::string());
   std::cerr << "stats_nightly: seed " << plan.seed << (replay ? " (replayed)" : " (fresh)")
             << "; replay with " << replay_hint << "\n";
   std::cout << "seed " << plan.seed << "\n" << std::flush;
@@ -200,7 +200,8 @@ int night_main(int argc, char** argv) {
                                  ("shard-" + std::to_string(shard_id->k) + "-of-" +
                                   std::to_string(shard_id->n) + ".state")
                            : std::filesystem::path(state_file);
-    StateFileHeader header{plan.seed, plan.describe(), family, {}, shard_id->k, shard_id->n};
+    StateFileHeader header{plan.seed,  plan.describe(), plan.arguments(), family, {},
+                           shard_id->k, shard_id->n};
     for (const Job& job : all_jobs) header.jobs.push_back(job.info);
     StateFileWriter writer(path, header);
     run(all_jobs, slices, threads, progress, [&](SliceResult&& r) {
@@ -224,6 +225,7 @@ int night_main(int argc, char** argv) {
   RunReport report = judge(std::move(outcomes), family);
   report.seed = plan.seed;
   report.plan = plan.describe();
+  report.replay = plan.arguments();
   return finish(report, report_dir);
 }
 

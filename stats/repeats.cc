@@ -37,11 +37,13 @@ void RepeatWindow::flush(RepeatCounts& repeats, Histogram& histogram) {
     const std::size_t first_bin = histogram.index_of(high);
     const unsigned shift = static_cast<unsigned>(kCellBits - histogram.bits());
     local_.assign((std::size_t{1} << (kLowBits - shift)), 0);
-    // Open addressing at load <= 1/4, 0 marking an empty slot (so a key of
-    // low bits 0 is tracked on the side); the multiplicative hash spreads
-    // keys whose low bits are all alike (a 24-bit source's are).
+    // Open addressing at load <= 1/8 (measured the fastest: fewer probes
+    // that miss, for a table that still fits the L2 cache), 0 marking an
+    // empty slot (so a key of low bits 0 is tracked on the side); the
+    // multiplicative hash spreads keys whose low bits are all alike (a
+    // 24-bit source's are).
     unsigned log_slots = 4;
-    while ((std::size_t{1} << log_slots) < 4 * count) ++log_slots;
+    while ((std::size_t{1} << log_slots) < 8 * count) ++log_slots;
     const std::size_t slots = std::size_t{1} << log_slots;
     if (table_.size() < slots) table_.resize(slots);
     std::fill(table_.begin(), table_.begin() + static_cast<std::ptrdiff_t>(slots), 0U);

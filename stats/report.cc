@@ -132,7 +132,7 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
                      {"measured_as", row.measure}});
   }
   nlohmann::json json = {{"seed", run.seed},
-                         {"replay", "STATS_SEED=" + std::to_string(run.seed)},
+                         {"replay", "stats_nightly " + run.replay},
                          {"plan", run.plan},
                          {"shards", run.shards},
                          {"n_per_cell", run.n},
@@ -165,9 +165,10 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
           " known-bad doubles rejected";
   }
   md += ".\n\n";
-  md += "- Seed: `" + seed + "`. Replay: `STATS_SEED=" + seed +
-        " ctest -L nightly` (or `stats_nightly --seed " + seed + "`; shard K of N: `stats_nightly --seed " +
-        seed + " --shard K/N`).\n";
+  md += "- Seed: `" + seed + "`. Replay: `stats_nightly " + run.replay +
+        "` (one process), or the same with `--shard K/N` on each of N machines and then "
+        "`stats_nightly --merge`; under CTest, `STATS_SEED=" +
+        seed + " ctest -L nightly`.\n";
   md += "- Plan: " + run.plan + "; " + std::to_string(run.family_size) +
         " tests in the family; drawn by " + std::to_string(run.shards) +
         (run.shards == 1 ? " process" : " shards, merged") + ".\n";

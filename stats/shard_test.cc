@@ -61,7 +61,8 @@ std::vector<fs::path> write_shards(const NightPlan& plan, const std::vector<Job>
                                    std::size_t shards, const fs::path& dir) {
   std::vector<fs::path> files;
   for (std::size_t k = 1; k <= shards; ++k) {
-    StateFileHeader header{plan.seed, plan.describe(), family_size(), {}, k, shards};
+    StateFileHeader header{plan.seed, plan.describe(), plan.arguments(), family_size(), {}, k,
+                           shards};
     for (const Job& job : jobs) header.jobs.push_back(job.info);
     files.push_back(dir / ("shard-" + std::to_string(k) + ".state"));
     StateFileWriter writer(files.back(), header);
@@ -82,6 +83,7 @@ RunReport report_of(const NightPlan& plan, const std::vector<Job>& jobs,
   RunReport run = judge(std::move(outcomes), family_size());
   run.seed = plan.seed;
   run.plan = plan.describe();
+  run.replay = plan.arguments();
   return run;
 }
 

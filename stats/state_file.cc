@@ -125,6 +125,7 @@ void encode(Encoder& e, const StateFileHeader& h) {
   e.text(kMagic);
   e.u64(h.night_seed);
   e.text(h.plan);
+  e.text(h.replay);
   e.u64(h.family_size);
   e.u64(h.shard);
   e.u64(h.shards);
@@ -149,6 +150,7 @@ StateFileHeader decode_header(Decoder& d) {
   StateFileHeader h;
   h.night_seed = d.u64();
   h.plan = d.text();
+  h.replay = d.text();
   h.family_size = static_cast<std::size_t>(d.u64());
   h.shard = static_cast<std::size_t>(d.u64());
   h.shards = static_cast<std::size_t>(d.u64());
@@ -248,7 +250,7 @@ struct Pending {
 }  // namespace
 
 bool StateFileHeader::same_night(const StateFileHeader& other) const {
-  return night_seed == other.night_seed && plan == other.plan &&
+  return night_seed == other.night_seed && plan == other.plan && replay == other.replay &&
          family_size == other.family_size && jobs == other.jobs && shards == other.shards;
 }
 

@@ -30,7 +30,8 @@ namespace acemq::stats {
 
 struct StateFileHeader {
   std::uint64_t night_seed = 0;
-  std::string plan;  // NightPlan::describe()
+  std::string plan;     // NightPlan::describe()
+  std::string replay;   // NightPlan::arguments()
   std::size_t family_size = 0;
   std::vector<JobInfo> jobs;
   std::size_t shard = 1;  // K, from 1
