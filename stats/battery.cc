@@ -19,7 +19,7 @@
 namespace acemq::stats {
 namespace {
 
-// See battery.hpp: an incomputable statistic on >= 10^4 samples is a
+// See battery.hpp: an incomputable statistic on kMinimumSamples or more is a
 // degenerate sample, which the null gives probability 0.
 double sane(double p) { return std::isnan(p) ? 0.0 : std::clamp(p, 0.0, 1.0); }
 

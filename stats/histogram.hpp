@@ -57,7 +57,8 @@ inline std::uint64_t cell_key(double u) {
   return kPositiveKeys + m - negative * (kCellsPerSide + 1 + 2 * m) - zero * kCellsPerSide;
 }
 
-// The fewest bins a side that chi-square's 1024 equal bins can be made of.
+// The fewest bins a side that chi-square's equal bins (kChiSquareBins in
+// battery.hpp) can be made of.
 inline constexpr int kMinHistogramBits = 9;
 // Enough bins a side that the binning costs the KS power row at most
 // 1/(2H) <= 1/(kBinsPerRootN·sqrt(n)), below 1% of the row itself.

@@ -28,7 +28,8 @@
 
 namespace acemq::stats {
 
-// GCC and Clang's 128-bit integer: 2^40·4 per term times 2^32 terms fits.
+// GCC and Clang's 128-bit integer: a cell's sums, up to kMaxSamples terms of
+// at most 4 on a grid of 2^-kFixedPointBits, need more than 64 bits.
 __extension__ using Int128 = __int128;
 __extension__ using UInt128 = unsigned __int128;
 

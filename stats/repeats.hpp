@@ -8,11 +8,12 @@
 //
 // RepeatWindow is the scratch that finds them. It keeps a window's keys in
 // arrival order (one sequential store a sample, the cheapest thing the
-// sampling loop can do with them), then at flush() files them under their
-// top bits, 257 buckets of about 4,000 at a full window (a scatter that stays
-// in cache, where sorting 2^20 keys would not), finds the repeats of each
-// bucket with a small hash set, and meanwhile counts the keys into the
-// histogram, one bucket's run of bins at a time.
+// sampling loop can do with them), then at flush() files them by their top
+// bits (each side of zero is 128 buckets, so a full window puts about
+// kSegmentSamples/256 in each: a scatter that stays in cache, where sorting
+// the window would not), finds the repeats of each bucket with a small hash
+// set, and meanwhile counts the keys into the histogram, one bucket's run of
+// bins at a time.
 #pragma once
 
 #include <array>
