@@ -3,7 +3,9 @@
 // The grid's cells at n samples each, cell i seeded derive_seed(seed, i),
 // then the known-bad doubles at the ordinary delay and f = 0.2 (the
 // exponential factory's) at their own n, double b seeded derive_seed(seed,
-// cells + b). The grid's tests form the family that shares the false-alarm
+// cells + b). The cells run factor by factor and delay by delay, each
+// through every path and source in turn, so that shards of the night carry
+// equal work. The grid's tests form the family that shares the false-alarm
 // budget (family.hpp), always the full grid's even when `only` picks some
 // cells, so a partial run is never more lenient than the full one.
 #pragma once

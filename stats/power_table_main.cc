@@ -1,5 +1,6 @@
 // Prints the power table of stats/README.md for the per-commit and nightly
-// sample sizes (or the n given), at the per-test alpha of the grid's family.
+// sample sizes (or for each n given), at the per-test alpha of the grid's
+// family:  stats_power_table [n ...]
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
@@ -16,7 +17,16 @@ int main(int argc, char** argv) {
   std::vector<std::uint64_t> sizes = {kCommitSamples, kNightlySamples};
   if (argc > 1) {
     sizes.clear();
-    for (int i = 1; i < argc; ++i) sizes.push_back(std::stoull(argv[i]));
+    for (int i = 1; i < argc; ++i) {
+      char* end = nullptr;
+      const unsigned long long n = std::strtoull(argv[i], &end, 10);
+      if (end == argv[i] || *end != '\0' || n < 2) {
+        std::cerr << "stats_power_table: n must be a whole number of samples, got '" << argv[i]
+                  << "'\n";
+        return 2;
+      }
+      sizes.push_back(n);
+    }
   }
   std::vector<PowerRow> rows;
   for (const std::uint64_t n : sizes) {

@@ -178,8 +178,8 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
       p_text(per_test) + "). Known-bad doubles are outside the family.\n";
   md += "- KS acceptance band: sqrt(n)·D <= " + shortest(std::round(run.ks_critical * 1e4) / 1e4) +
         ".\n";
-  md += "- Took " + std::to_string(static_cast<long long>(std::lround(run.seconds))) +
-        " s of thread time.\n\n";
+  md += "- The cells took " + std::to_string(static_cast<long long>(std::lround(run.seconds))) +
+        " s, each cell's wall time summed over cells.\n\n";
   md +=
       "u = (jittered / d − 1) / f must be Uniform[−1, 1) and independent; every picture "
       "plots u. The ECDF picture's lower panel shows ECDF − CDF against the KS band; the "

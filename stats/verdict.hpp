@@ -39,7 +39,7 @@ struct RunReport {
   std::uint64_t n = 0;       // samples a cell (the largest n of the run)
   std::size_t family_size = 0;  // tests sharing the 1e-6 budget
   double ks_critical = 0.0;     // c at the per-test alpha
-  double seconds = 0.0;         // summed over the cells' threads
+  double seconds = 0.0;         // each cell's wall time, summed over the cells
   std::vector<Outcome> cells;
   std::vector<Outcome> known_bad;  // each must fail; not in the family
   std::vector<PowerRow> power;     // at n and the per-test alpha
