@@ -81,9 +81,7 @@ void BM_DrawJitterAndBattery(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kSegmentSamples));
 }
-BENCHMARK(BM_DrawJitterAndBattery)
-    ->ArgsProduct({{0, 1}, {0, 1}})
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DrawJitterAndBattery)->ArgsProduct({{0, 1}, {0, 1}})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

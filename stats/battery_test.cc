@@ -9,10 +9,10 @@
 #include <stdexcept>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <boost/math/statistics/ljung_box.hpp>
 #include <boost/math/statistics/t_test.hpp>
 #include <boost/math/statistics/univariate_statistics.hpp>
-#include <gtest/gtest.h>
 
 #include "acemq/model/unit_interval.hpp"
 #include "runs.hpp"

@@ -83,16 +83,16 @@ double Histogram::mirror_ks() const {
   for (std::size_t m = 0; m < half_; ++m) {
     up += counts_[half_ + 2 + m];
     down += counts_[half_ - m];
-    d = std::max(d, std::abs(static_cast<double>(up) / positive -
-                             static_cast<double>(down) / negative));
+    d = std::max(
+        d, std::abs(static_cast<double>(up) / positive - static_cast<double>(down) / negative));
   }
   return d;
 }
 
 std::vector<std::uint64_t> Histogram::coarse(std::size_t bins) const {
   if (bins < 2 || bins > 2 * half_ || (bins & (bins - 1)) != 0) {
-    throw std::invalid_argument("Histogram::coarse: " + std::to_string(bins) +
-                                " bins from " + std::to_string(2 * half_));
+    throw std::invalid_argument("Histogram::coarse: " + std::to_string(bins) + " bins from " +
+                                std::to_string(2 * half_));
   }
   const std::size_t per = 2 * half_ / bins;
   std::vector<std::uint64_t> out(bins, 0);

@@ -169,10 +169,10 @@ TEST(Histogram, TheEcdfPictureIsTheEcdfAtItsEdges) {
   for (std::size_t p = 0; p <= points; ++p) {
     const double x = -1.0 + 2.0 * static_cast<double>(p) / static_cast<double>(points);
     // At or below zero the ECDF at x; above it the ECDF just below x.
-    const auto below = std::count_if(u.begin(), u.end(),
-                                     [&](double v) { return x <= 0.0 ? v <= x : v < x; });
-    EXPECT_DOUBLE_EQ(picture[p], static_cast<double>(below) / static_cast<double>(u.size()) -
-                                     (x + 1.0) / 2.0)
+    const auto below =
+        std::count_if(u.begin(), u.end(), [&](double v) { return x <= 0.0 ? v <= x : v < x; });
+    EXPECT_DOUBLE_EQ(picture[p],
+                     static_cast<double>(below) / static_cast<double>(u.size()) - (x + 1.0) / 2.0)
         << x;
   }
 }

@@ -36,15 +36,15 @@ KnownBad formula(std::string name, std::string bug, std::vector<std::string> cau
 template <class MakeSource>
 KnownBad source(std::string name, std::string bug, std::vector<std::string> caught_by,
                 MakeSource make) {
-  return KnownBad{std::move(name), std::move(bug), std::move(caught_by),
-                  [make](double d, double f, std::uint64_t seed) -> JitterStream {
-                    const RetryPolicy policy({.max_attempts = 2, .jitter_factor = f});
-                    auto bad = std::make_shared<decltype(make(0U))>(
-                        make(static_cast<std::uint32_t>(seed)));
-                    return [policy, d, bad](std::span<double> out) {
-                      for (double& j : out) j = policy.jittered(Seconds{d}, *bad).count();
-                    };
-                  }};
+  return KnownBad{
+      std::move(name), std::move(bug), std::move(caught_by),
+      [make](double d, double f, std::uint64_t seed) -> JitterStream {
+        const RetryPolicy policy({.max_attempts = 2, .jitter_factor = f});
+        auto bad = std::make_shared<decltype(make(0U))>(make(static_cast<std::uint32_t>(seed)));
+        return [policy, d, bad](std::span<double> out) {
+          for (double& j : out) j = policy.jittered(Seconds{d}, *bad).count();
+        };
+      }};
 }
 
 // Serves every draw of a good stream twice: a draw reused between calls.
@@ -86,20 +86,20 @@ double model_jitter(double factor, double delay, double r) {
 
 std::vector<KnownBad> known_bad() {
   std::vector<KnownBad> all;
-  all.push_back(formula("one_sided", "only ever delays: the draw folded onto [1/2, 1)",
-                        {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
-                        [](double d, double f, double r) {
-                          return model_jitter(f, d, 0.5 + std::abs(r - 0.5));
-                        }));
+  all.push_back(formula(
+      "one_sided", "only ever delays: the draw folded onto [1/2, 1)",
+      {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
+      [](double d, double f, double r) { return model_jitter(f, d, 0.5 + std::abs(r - 0.5)); }));
   all.push_back(formula("width_x0.5", "half the promised spread: jittered with factor f·0.5",
                         {kKolmogorovSmirnov, kChiSquare, kVariance},
                         [](double d, double f, double r) { return model_jitter(f * 0.5, d, r); }));
   all.push_back(formula("width_x1.02", "2% more than the promised spread: factor f·1.02",
                         {kRange, kKolmogorovSmirnov, kVariance},
                         [](double d, double f, double r) { return model_jitter(f * 1.02, d, r); }));
-  all.push_back(formula("r_for_2r-1", "r used where 2r − 1 belongs: d·(1 + r·f)",
-                        {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
-                        [](double d, double f, double r) { return model_jitter(f, d, (r + 1) / 2); }));
+  all.push_back(
+      formula("r_for_2r-1", "r used where 2r − 1 belongs: d·(1 + r·f)",
+              {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
+              [](double d, double f, double r) { return model_jitter(f, d, (r + 1) / 2); }));
   all.push_back(formula("skewed_r2", "u skewed: the draw squared, d·(1 + (2r² − 1)·f)",
                         {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
                         [](double d, double f, double r) { return model_jitter(f, d, r * r); }));
@@ -107,9 +107,10 @@ std::vector<KnownBad> known_bad() {
                         "additive, not multiplicative: d + (2r − 1)·f (the same as d = 1 only)",
                         {kKolmogorovSmirnov, kChiSquare, kVariance},
                         [](double d, double f, double r) { return d + (jitter_scale(f, r) - 1); }));
-  all.push_back(formula("recapped", "the cap re-applied after jitter: min(jittered(cap), cap)",
-                        {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
-                        [](double d, double f, double r) { return std::min(model_jitter(f, d, r), d); }));
+  all.push_back(
+      formula("recapped", "the cap re-applied after jitter: min(jittered(cap), cap)",
+              {kSign, kMean, kKolmogorovSmirnov, kChiSquare, kMirror},
+              [](double d, double f, double r) { return std::min(model_jitter(f, d, r), d); }));
   all.push_back(source("stuck_source",
                        "a stuck source: each call draws from a copy of the same generator "
                        "(a generator passed by value)",
@@ -128,8 +129,9 @@ std::vector<KnownBad> known_bad() {
                        {kRuns, kLag1, kRepeats},
                        [](std::uint32_t seed) { return ReusedDraw{RubyRandom(seed)}; }));
   all.push_back(source("cycle_100000", "a source re-created from the same seed every 100,000 calls",
-                       {kRepeats, kChiSquare},
-                       [](std::uint32_t seed) { return Cycle{seed, kCyclePeriod}; }));
+                       {kRepeats, kChiSquare}, [](std::uint32_t seed) {
+                         return Cycle{seed, kCyclePeriod};
+                       }));
   all.push_back(source("low_bits_32",
                        "32-bit draws, engine() / 2^32: one call of a 32-bit generator, not two",
                        {kRepeats}, [](std::uint32_t seed) {

@@ -99,7 +99,8 @@ class Moments {
     const double s = real(sum_);
     const double mean = s / n;
     const double pairs = n - static_cast<double>(segments_);
-    const double centred_products = real(lag_) - mean * (2.0 * s - real(ends_)) + mean * mean * pairs;
+    const double centred_products =
+        real(lag_) - mean * (2.0 * s - real(ends_)) + mean * mean * pairs;
     return centred_products / (real(squares_) - s * s / n);
   }
 

@@ -73,8 +73,8 @@ std::vector<Job> jobs(const NightPlan& plan) {
   if (plan.with_known_bad) {
     std::size_t index = cells.size();
     for (const KnownBad& bad : known_bad()) {
-      out.push_back(known_bad_job(bad, kKnownBadFactor, derive_seed(plan.seed, index++),
-                                  plan.known_bad_n));
+      out.push_back(
+          known_bad_job(bad, kKnownBadFactor, derive_seed(plan.seed, index++), plan.known_bad_n));
     }
   }
   return out;

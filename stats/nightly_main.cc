@@ -196,12 +196,12 @@ int night_main(int argc, char** argv) {
               << ": each segment draws from a seed derived from the night's, its cell's index "
                  "and its own, so the shards of any N merge into the one-process night\n";
     const std::filesystem::path path =
-        state_file.empty() ? std::filesystem::path(report_dir) /
-                                 ("shard-" + std::to_string(shard_id->k) + "-of-" +
-                                  std::to_string(shard_id->n) + ".state")
-                           : std::filesystem::path(state_file);
-    StateFileHeader header{plan.seed,  plan.describe(), plan.arguments(), family, {},
-                           shard_id->k, shard_id->n};
+        state_file.empty()
+            ? std::filesystem::path(report_dir) / ("shard-" + std::to_string(shard_id->k) + "-of-" +
+                                                   std::to_string(shard_id->n) + ".state")
+            : std::filesystem::path(state_file);
+    StateFileHeader header{plan.seed, plan.describe(), plan.arguments(), family,
+                           {},        shard_id->k,     shard_id->n};
     for (const Job& job : all_jobs) header.jobs.push_back(job.info);
     StateFileWriter writer(path, header);
     run(all_jobs, slices, threads, progress, [&](SliceResult&& r) {

@@ -120,9 +120,8 @@ double conservative(const PowerRow& row) {
 }
 
 std::string power_table_markdown(const std::vector<PowerRow>& rows) {
-  std::string out =
-      "| test | alpha | n | smallest deviation (power " + g3(kPower) +
-      ") | measured as |\n| --- | --- | --- | --- | --- |\n";
+  std::string out = "| test | alpha | n | smallest deviation (power " + g3(kPower) +
+                    ") | measured as |\n| --- | --- | --- | --- | --- |\n";
   for (const PowerRow& row : rows) {
     out += "| " + row.test + " | " + g3(row.alpha) + " | " + std::to_string(row.n) + " | " +
            g3(conservative(row)) + " | " + markdown_cell(row.measure) + " |\n";

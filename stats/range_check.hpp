@@ -47,12 +47,8 @@ inline double u_rounding_bound(double factor) { return 8.0 * 0x1.0p-52 / factor;
 // The smaller and the larger of two doubles, with -0.0 below +0.0 and NaN
 // ignored, so that a minimum or maximum does not depend on the order in which
 // samples and states arrive.
-inline double smaller(double a, double b) {
-  return (b < a || (b == a && std::signbit(b))) ? b : a;
-}
-inline double larger(double a, double b) {
-  return (b > a || (b == a && !std::signbit(b))) ? b : a;
-}
+inline double smaller(double a, double b) { return (b < a || (b == a && std::signbit(b))) ? b : a; }
+inline double larger(double a, double b) { return (b > a || (b == a && !std::signbit(b))) ? b : a; }
 
 // Which jittered delays fell outside [lo, hi] (NaN counts as outside), and
 // the extremes. Mergeable: the first outside is the one of the lowest

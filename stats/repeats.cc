@@ -59,7 +59,8 @@ void RepeatWindow::flush(RepeatCounts& repeats, Histogram& histogram) {
         zero_seen = true;
         continue;
       }
-      std::size_t slot = static_cast<std::size_t>((low * 0x9E3779B97F4A7C15ULL) >> (64U - log_slots));
+      std::size_t slot =
+          static_cast<std::size_t>((low * 0x9E3779B97F4A7C15ULL) >> (64U - log_slots));
       while (true) {
         std::uint32_t& entry = table_[slot];
         if (entry == 0) {

@@ -53,8 +53,8 @@ nlohmann::json outcome_json(const Outcome& o) {
           {"jitter_factor", shortest(o.job.factor)},
           {"seed", o.job.seed},
           {"n", o.analysis.n},
-          {"histogram_bins_a_side", std::size_t{1} << static_cast<unsigned>(
-                                        o.analysis.picture.histogram_bits)},
+          {"histogram_bins_a_side",
+           std::size_t{1} << static_cast<unsigned>(o.analysis.picture.histogram_bits)},
           {"range",
            {{"lo", shortest(o.range.lo)},
             {"hi", shortest(o.range.hi)},
@@ -92,8 +92,8 @@ std::string rejected_list(const Outcome& o) {
 void draw(const std::filesystem::path& dir, Outcome& o, const RunReport& run,
           const std::string& verdict) {
   const PictureCaption caption{o.job.name, "d = " + shortest(o.job.delay) +
-                                               ", f = " + shortest(o.job.factor) + ", n = " +
-                                               std::to_string(o.analysis.n) + ", seed " +
+                                               ", f = " + shortest(o.job.factor) +
+                                               ", n = " + std::to_string(o.analysis.n) + ", seed " +
                                                std::to_string(o.job.seed) + ": " + verdict};
   o.ecdf_svg = "svg/" + file_stem(o.job.name) + "-ecdf.svg";
   o.histogram_svg = "svg/" + file_stem(o.job.name) + "-histogram.svg";
@@ -167,8 +167,7 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
   md += ".\n\n";
   md += "- Seed: `" + seed + "`. Replay: `stats_nightly " + run.replay +
         "` (one process), or the same with `--shard K/N` on each of N machines and then "
-        "`stats_nightly --merge`; under CTest, `STATS_SEED=" +
-        seed + " ctest -L nightly`.\n";
+        "`stats_nightly --merge` (stats/README.md, \"Shards\").\n";
   md += "- Plan: " + run.plan + "; " + std::to_string(run.family_size) +
         " tests in the family; drawn by " + std::to_string(run.shards) +
         (run.shards == 1 ? " process" : " shards, merged") + ".\n";

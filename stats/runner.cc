@@ -64,7 +64,8 @@ BatteryState run_slice(const Job& job, std::uint64_t begin, std::uint64_t end,
     const JitterStream draw = job.stream(derive_seed(job.info.seed, segment));
     accumulator.begin(state, segment);
     for (std::uint64_t done = 0; done < size; done += kDrawBuffer) {
-      const std::span<double> chunk(buffer.data(), std::min<std::uint64_t>(kDrawBuffer, size - done));
+      const std::span<double> chunk(buffer.data(),
+                                    std::min<std::uint64_t>(kDrawBuffer, size - done));
       draw(chunk);
       accumulator.add_jittered(chunk);
     }

@@ -30,8 +30,8 @@ struct TempDir {
   fs::path path;
   explicit TempDir(const std::string& name)
       : path(fs::temp_directory_path() /
-             (name + "-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-              "-" + std::to_string(reinterpret_cast<std::uintptr_t>(this)))) {
+             (name + "-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+              std::to_string(reinterpret_cast<std::uintptr_t>(this)))) {
     fs::remove_all(path);
     fs::create_directories(path);
   }
@@ -65,8 +65,8 @@ std::vector<fs::path> write_shards(const NightPlan& plan, const std::vector<Job>
                                    std::size_t shards, const fs::path& dir) {
   std::vector<fs::path> files;
   for (std::size_t k = 1; k <= shards; ++k) {
-    StateFileHeader header{plan.seed, plan.describe(), plan.arguments(), family_size(), {}, k,
-                           shards};
+    StateFileHeader header{plan.seed, plan.describe(), plan.arguments(), family_size(), {},
+                           k,         shards};
     for (const Job& job : jobs) header.jobs.push_back(job.info);
     files.push_back(dir / ("shard-" + std::to_string(k) + ".state"));
     StateFileWriter writer(files.back(), header);

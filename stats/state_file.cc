@@ -146,7 +146,8 @@ StateFileHeader decode_header(Decoder& d) {
   if (d.u64() != magic.size()) d.fail("not a stats state file");
   std::string found(magic.size(), '\0');
   d.raw(reinterpret_cast<unsigned char*>(found.data()), found.size());
-  if (found != magic) d.fail("not a stats state file of this version (" + magic.substr(0, magic.size() - 1) + ")");
+  if (found != magic)
+    d.fail("not a stats state file of this version (" + magic.substr(0, magic.size() - 1) + ")");
   StateFileHeader h;
   h.night_seed = d.u64();
   h.plan = d.text();
@@ -330,11 +331,10 @@ StateFileHeader merge_shards(
   const StateFileHeader& night = headers.front().first;
   for (const auto& [h, path] : headers) {
     if (!h.same_night(night)) {
-      throw std::runtime_error(path.string() + ": belongs to another night or plan than " +
-                               headers.front().second.string() + " (seed " +
-                               std::to_string(h.night_seed) + " against " +
-                               std::to_string(night.night_seed) + ", " + h.plan + " against " +
-                               night.plan + ")");
+      throw std::runtime_error(
+          path.string() + ": belongs to another night or plan than " +
+          headers.front().second.string() + " (seed " + std::to_string(h.night_seed) + " against " +
+          std::to_string(night.night_seed) + ", " + h.plan + " against " + night.plan + ")");
     }
   }
   bool each_once = headers.size() == night.shards;
@@ -397,16 +397,15 @@ StateFileHeader merge_shards(
     const std::uint64_t computed = d.checksum();
     unsigned char sum[8];
     d.raw(sum, 8);
-    if (count != records) d.fail("footer counts " + std::to_string(count) + " records, not " +
-                                 std::to_string(records));
+    if (count != records)
+      d.fail("footer counts " + std::to_string(count) + " records, not " + std::to_string(records));
     if (load_u64(sum) != computed) d.fail("checksum mismatch: the file was changed or damaged");
   }
   for (std::size_t j = 0; j < pending.size(); ++j) {
     if (!pending[j].complete) {
-      throw std::runtime_error("merge: " + night.jobs[j].name + " has " +
-                               std::to_string(pending[j].segments_covered) + " of its " +
-                               std::to_string(night.jobs[j].segments()) +
-                               " segments in these shards");
+      throw std::runtime_error(
+          "merge: " + night.jobs[j].name + " has " + std::to_string(pending[j].segments_covered) +
+          " of its " + std::to_string(night.jobs[j].segments()) + " segments in these shards");
     }
   }
   return night;

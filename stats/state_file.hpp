@@ -30,11 +30,11 @@ namespace acemq::stats {
 
 struct StateFileHeader {
   std::uint64_t night_seed = 0;
-  std::string plan;     // NightPlan::describe()
-  std::string replay;   // NightPlan::arguments()
+  std::string plan;    // NightPlan::describe()
+  std::string replay;  // NightPlan::arguments()
   std::size_t family_size = 0;
   std::vector<JobInfo> jobs;
-  std::size_t shard = 1;  // K, from 1
+  std::size_t shard = 1;   // K, from 1
   std::size_t shards = 1;  // N
 
   // Everything but K: what the shards of one night share.
@@ -62,10 +62,9 @@ class StateFileWriter {
 // The night's header (shard 1 of 1 once merged) and, for each job whose
 // segments are all there, its merged state, handed over as it completes.
 // Throws std::runtime_error naming the file and what is wrong with it.
-StateFileHeader merge_shards(
-    const std::vector<std::filesystem::path>& files,
-    const std::function<void(std::size_t job, const JobInfo& info, BatteryState&& state,
-                             double seconds)>& done);
+StateFileHeader merge_shards(const std::vector<std::filesystem::path>& files,
+                             const std::function<void(std::size_t job, const JobInfo& info,
+                                                      BatteryState&& state, double seconds)>& done);
 
 // The files named, with each directory replaced by the *.state files in it.
 std::vector<std::filesystem::path> state_files(const std::vector<std::filesystem::path>& paths);

@@ -259,8 +259,8 @@ std::string histogram_svg(const PictureCaption& caption, const Analysis& analysi
   const TestResult& chi = analysis.test(kChiSquare);
   svg.text(kWidth / 2.0, kHeight - 12,
            std::to_string(data.histogram.size()) + " bins for the eye; the chi-square test uses " +
-               std::to_string(kChiSquareBins) + ": statistic " +
-               number(chi.statistic, "%.1f") + ", p = " + number(chi.p_value, "%.3g"),
+               std::to_string(kChiSquareBins) + ": statistic " + number(chi.statistic, "%.1f") +
+               ", p = " + number(chi.p_value, "%.3g"),
            "middle", "fill=\"#666\" font-size=\"11\"");
   return svg.finish();
 }

@@ -33,10 +33,10 @@ struct Outcome {
 
 struct RunReport {
   std::uint64_t seed = 0;
-  std::string plan;          // NightPlan::describe()
-  std::string replay;        // the stats_nightly options that draw it again
-  std::size_t shards = 1;    // how many processes drew it
-  std::uint64_t n = 0;       // samples a cell (the largest n of the run)
+  std::string plan;             // NightPlan::describe()
+  std::string replay;           // the stats_nightly options that draw it again
+  std::size_t shards = 1;       // how many processes drew it
+  std::uint64_t n = 0;          // samples a cell (the largest n of the run)
   std::size_t family_size = 0;  // tests sharing the 1e-6 budget
   double ks_critical = 0.0;     // c at the per-test alpha
   double seconds = 0.0;         // each cell's wall time, summed over the cells
