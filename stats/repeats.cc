@@ -7,6 +7,13 @@
 
 namespace acemq::stats {
 
+namespace {
+
+// Twice what a full window of a uniform sample puts in a bucket.
+constexpr std::size_t kOrdinaryBucket = 2 * kSegmentSamples / 256;
+
+}  // namespace
+
 RepeatWindow::RepeatWindow() : keys_(kSegmentSamples), filed_(kSegmentSamples) {}
 
 void RepeatWindow::flush(RepeatCounts& repeats, Histogram& histogram) {
@@ -37,13 +44,15 @@ void RepeatWindow::flush(RepeatCounts& repeats, Histogram& histogram) {
     const std::size_t first_bin = histogram.index_of(high);
     const unsigned shift = static_cast<unsigned>(kCellBits - histogram.bits());
     local_.assign((std::size_t{1} << (kLowBits - shift)), 0);
-    // Open addressing at load <= 1/8 (measured the fastest: fewer probes
-    // that miss, for a table that still fits the L2 cache), 0 marking an
-    // empty slot (so a key of low bits 0 is tracked on the side); the
-    // multiplicative hash spreads keys whose low bits are all alike (a
+    // Open addressing at load <= 1/8 for a bucket of ordinary size (measured
+    // the fastest: fewer probes that miss, for a table that still fits the
+    // L2 cache) and <= 1/2 for one that a degenerate sample overfills, 0
+    // marking an empty slot (so a key of low bits 0 is tracked on the side);
+    // the multiplicative hash spreads keys whose low bits are all alike (a
     // 24-bit source's are).
+    const std::size_t wanted = count <= kOrdinaryBucket ? 8 * count : 2 * count;
     unsigned log_slots = 4;
-    while ((std::size_t{1} << log_slots) < 8 * count) ++log_slots;
+    while ((std::size_t{1} << log_slots) < wanted) ++log_slots;
     const std::size_t slots = std::size_t{1} << log_slots;
     if (table_.size() < slots) table_.resize(slots);
     std::fill(table_.begin(), table_.begin() + static_cast<std::ptrdiff_t>(slots), 0U);
