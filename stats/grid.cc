@@ -3,6 +3,7 @@
 #include <charconv>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 
 #include "acemq/amqp/ruby_random.hpp"
 #include "acemq/amqp/uniform_source.hpp"
@@ -13,14 +14,28 @@ namespace {
 using amqp::RetryPolicy;
 using amqp::Seconds;
 
-const char* delay_name(DelayKind kind) {
-  switch (kind) {
-    case DelayKind::tiny: return "tiny";
-    case DelayKind::ordinary: return "ordinary";
-    case DelayKind::huge: return "huge";
-    case DelayKind::cap: return "cap";
+// The delays, each with the backoff whose unjittered next_delay is it (see
+// grid.hpp for why each is there).
+struct DelaySpec {
+  DelayKind kind;
+  const char* name;
+  double initial_delay;
+  double multiplier;
+  double max_delay;  // 0: no cap
+  std::int64_t attempt;
+};
+constexpr DelaySpec kDelaySpecs[] = {
+    {DelayKind::tiny, "tiny", 2.6 * std::numeric_limits<double>::min(), 0.5, 0.0, 2},
+    {DelayKind::ordinary, "ordinary", 0.3, 1.7, 0.0, 5},
+    {DelayKind::huge, "huge", std::numeric_limits<double>::max() / 4, 2.0, 0.0, 2},
+    {DelayKind::cap, "cap", 0.5, 2.0, 30.0, 8},
+};
+
+const DelaySpec& spec(DelayKind kind) {
+  for (const DelaySpec& s : kDelaySpecs) {
+    if (s.kind == kind) return s;
   }
-  return "?";
+  throw std::logic_error("grid: a delay kind without a row in kDelaySpecs");
 }
 
 // Draws through the path of the cell, from a source it owns.
@@ -50,37 +65,18 @@ std::string Cell::name() const {
   out += "/f";
   out.append(f, end);
   out += "/";
-  out += delay_name(delay);
+  out += spec(delay).name;
   return out;
 }
 
 Backoff Cell::backoff() const {
-  RetryPolicy::Options o{.max_attempts = 10, .jitter_factor = factor};
-  std::int64_t attempt = 1;
-  switch (delay) {
-    case DelayKind::tiny:
-      o.initial_delay = Seconds{2.6 * std::numeric_limits<double>::min()};
-      o.multiplier = 0.5;
-      attempt = 2;
-      break;
-    case DelayKind::ordinary:
-      o.initial_delay = Seconds{0.3};
-      o.multiplier = 1.7;
-      attempt = 5;
-      break;
-    case DelayKind::huge:
-      o.initial_delay = Seconds{std::numeric_limits<double>::max() / 4};
-      o.multiplier = 2.0;
-      attempt = 2;
-      break;
-    case DelayKind::cap:
-      o.initial_delay = Seconds{0.5};
-      o.multiplier = 2.0;
-      o.max_delay = Seconds{30.0};
-      attempt = 8;
-      break;
-  }
-  return {o, attempt};
+  const DelaySpec& d = spec(delay);
+  const RetryPolicy::Options o{.max_attempts = 10,
+                               .initial_delay = Seconds{d.initial_delay},
+                               .multiplier = d.multiplier,
+                               .max_delay = Seconds{d.max_delay},
+                               .jitter_factor = factor};
+  return {o, d.attempt};
 }
 
 double Cell::delay_seconds() const {

@@ -38,6 +38,27 @@ inline constexpr std::uint64_t kMomentBlock = 4096;
 
 class Moments {
  public:
+  // The sums, all a closed Moments is: what a state file records.
+  struct Sums {
+    std::uint64_t n = 0;
+    std::uint64_t segments = 0;
+    Int128 sum = 0;      // of u
+    Int128 squares = 0;  // of u²
+    Int128 lag = 0;      // of u_i·u_{i+1} within segments
+    Int128 ends = 0;     // of each segment's first and last u
+    double min = std::numeric_limits<double>::infinity();
+    double max = -std::numeric_limits<double>::infinity();
+
+    friend bool operator==(const Sums& a, const Sums& b) {
+      return a.n == b.n && a.segments == b.segments && a.sum == b.sum && a.squares == b.squares &&
+             a.lag == b.lag && a.ends == b.ends && model::same_bits(a.min, b.min) &&
+             model::same_bits(a.max, b.max);
+    }
+  };
+
+  Moments() = default;
+  explicit Moments(const Sums& sums) : sums_(sums) {}
+
   // u must not be NaN (the battery counts NaN as +inf).
   void add(double u) {
     const double c = std::max(-2.0, std::min(u, 2.0));
@@ -50,9 +71,9 @@ class Moments {
       open_ = true;
     }
     previous_ = c;
-    ++n_;
-    min_ = smaller(min_, u);
-    max_ = larger(max_, u);
+    ++sums_.n;
+    sums_.min = smaller(sums_.min, u);
+    sums_.max = larger(sums_.max, u);
     if (++in_block_ == kMomentBlock) fold();
   }
 
@@ -60,83 +81,58 @@ class Moments {
   void end_segment() {
     if (!open_) return;
     fold();
-    ends_ += fixed(first_);
-    ends_ += fixed(previous_);
-    ++segments_;
+    sums_.ends += fixed(first_);
+    sums_.ends += fixed(previous_);
+    ++sums_.segments;
     open_ = false;
   }
 
   // Both must be between segments.
   void merge(const Moments& other) {
     if (open_ || other.open_) throw std::logic_error("Moments::merge: a segment is open");
-    n_ += other.n_;
-    segments_ += other.segments_;
-    sum_ += other.sum_;
-    squares_ += other.squares_;
-    lag_ += other.lag_;
-    ends_ += other.ends_;
-    min_ = smaller(min_, other.min_);
-    max_ = larger(max_, other.max_);
+    const Sums& o = other.sums_;
+    sums_.n += o.n;
+    sums_.segments += o.segments;
+    sums_.sum += o.sum;
+    sums_.squares += o.squares;
+    sums_.lag += o.lag;
+    sums_.ends += o.ends;
+    sums_.min = smaller(sums_.min, o.min);
+    sums_.max = larger(sums_.max, o.max);
   }
 
-  std::uint64_t n() const { return n_; }
-  std::uint64_t segments() const { return segments_; }
+  std::uint64_t n() const { return sums_.n; }
+  std::uint64_t segments() const { return sums_.segments; }
   // The extremes of u as given (not clamped); equal for a constant sample.
-  double min() const { return min_; }
-  double max() const { return max_; }
+  double min() const { return sums_.min; }
+  double max() const { return sums_.max; }
 
-  double mean() const { return real(sum_) / static_cast<double>(n_); }
+  double mean() const { return real(sums_.sum) / static_cast<double>(sums_.n); }
   double sample_variance() const {
-    const double n = static_cast<double>(n_);
-    const double s = real(sum_);
-    return (real(squares_) - s * s / n) / (n - 1.0);
+    const double n = static_cast<double>(sums_.n);
+    const double s = real(sums_.sum);
+    return (real(sums_.squares) - s * s / n) / (n - 1.0);
   }
   // Σ (u_i − ū)(u_{i+1} − ū) over the pairs within segments, divided by
   // Σ (u_i − ū)²: pairs are n − segments, and their first and second terms
   // sum to everything but the segments' last and first u.
   double lag1_autocorrelation() const {
-    const double n = static_cast<double>(n_);
-    const double s = real(sum_);
+    const double n = static_cast<double>(sums_.n);
+    const double s = real(sums_.sum);
     const double mean = s / n;
-    const double pairs = n - static_cast<double>(segments_);
+    const double pairs = n - static_cast<double>(sums_.segments);
     const double centred_products =
-        real(lag_) - mean * (2.0 * s - real(ends_)) + mean * mean * pairs;
-    return centred_products / (real(squares_) - s * s / n);
+        real(sums_.lag) - mean * (2.0 * s - real(sums_.ends)) + mean * mean * pairs;
+    return centred_products / (real(sums_.squares) - s * s / n);
   }
 
-  // The raw sums, for the state file.
-  struct Raw {
-    std::uint64_t n = 0;
-    std::uint64_t segments = 0;
-    Int128 sum = 0;
-    Int128 squares = 0;
-    Int128 lag = 0;
-    Int128 ends = 0;
-    double min = std::numeric_limits<double>::infinity();
-    double max = -std::numeric_limits<double>::infinity();
-  };
-  Raw raw() const {
-    if (open_) throw std::logic_error("Moments::raw: a segment is open");
-    return {n_, segments_, sum_, squares_, lag_, ends_, min_, max_};
-  }
-  static Moments from_raw(const Raw& r) {
-    Moments m;
-    m.n_ = r.n;
-    m.segments_ = r.segments;
-    m.sum_ = r.sum;
-    m.squares_ = r.squares;
-    m.lag_ = r.lag;
-    m.ends_ = r.ends;
-    m.min_ = r.min;
-    m.max_ = r.max;
-    return m;
+  const Sums& sums() const {
+    if (open_) throw std::logic_error("Moments::sums: a segment is open");
+    return sums_;
   }
 
   friend bool operator==(const Moments& a, const Moments& b) {
-    return a.n_ == b.n_ && a.segments_ == b.segments_ && a.sum_ == b.sum_ &&
-           a.squares_ == b.squares_ && a.lag_ == b.lag_ && a.ends_ == b.ends_ &&
-           model::same_bits(a.min_, b.min_) && model::same_bits(a.max_, b.max_) &&
-           a.open_ == b.open_;
+    return a.sums_ == b.sums_ && a.open_ == b.open_;
   }
 
  private:
@@ -144,21 +140,14 @@ class Moments {
   static double real(Int128 x) { return static_cast<double>(x) * 0x1.0p-40; }
 
   void fold() {
-    sum_ += fixed(block_sum_);
-    squares_ += fixed(block_squares_);
-    lag_ += fixed(block_lag_);
+    sums_.sum += fixed(block_sum_);
+    sums_.squares += fixed(block_squares_);
+    sums_.lag += fixed(block_lag_);
     block_sum_ = block_squares_ = block_lag_ = 0.0;
     in_block_ = 0;
   }
 
-  std::uint64_t n_ = 0;
-  std::uint64_t segments_ = 0;
-  Int128 sum_ = 0;
-  Int128 squares_ = 0;
-  Int128 lag_ = 0;
-  Int128 ends_ = 0;
-  double min_ = std::numeric_limits<double>::infinity();
-  double max_ = -std::numeric_limits<double>::infinity();
+  Sums sums_;
   // The open segment and its open block.
   bool open_ = false;
   double first_ = 0.0;

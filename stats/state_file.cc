@@ -30,26 +30,30 @@ std::uint64_t load_u64(const unsigned char* in) {
   return x;
 }
 
-// Encodes into a byte buffer, which the writer then puts in one piece.
+// Encodes into a byte buffer, which the writer then puts in one piece. Its
+// operator() takes each kind of field the file holds; Decoder's reads them
+// back, so one list of fields (the *_fields templates below) serves both.
 class Encoder {
  public:
-  void u64(std::uint64_t x) {
+  void operator()(std::uint64_t x) {
     unsigned char b[8];
     store_u64(b, x);
     bytes_.insert(bytes_.end(), b, b + 8);
   }
-  void f64(double x) { u64(std::bit_cast<std::uint64_t>(x)); }
-  void i128(Int128 x) {
+  void operator()(bool x) { (*this)(std::uint64_t{x ? 1U : 0U}); }
+  void operator()(int x) { (*this)(static_cast<std::uint64_t>(x)); }
+  void operator()(double x) { (*this)(std::bit_cast<std::uint64_t>(x)); }
+  void operator()(Int128 x) {
     const auto bits = static_cast<UInt128>(x);
-    u64(static_cast<std::uint64_t>(bits));
-    u64(static_cast<std::uint64_t>(bits >> 64U));
+    (*this)(static_cast<std::uint64_t>(bits));
+    (*this)(static_cast<std::uint64_t>(bits >> 64U));
   }
-  void text(const std::string& s) {
-    u64(s.size());
+  void operator()(const std::string& s) {
+    (*this)(std::uint64_t{s.size()});
     bytes_.insert(bytes_.end(), s.begin(), s.end());
   }
-  void counts(const std::vector<std::uint32_t>& v) {
-    u64(v.size());
+  void operator()(const std::vector<std::uint32_t>& v) {
+    (*this)(std::uint64_t{v.size()});
     const std::size_t at = bytes_.size();
     bytes_.resize(at + 4 * v.size());
     for (std::size_t i = 0; i < v.size(); ++i) {
@@ -66,7 +70,8 @@ class Encoder {
 
 class Decoder {
  public:
-  Decoder(std::filesystem::path path) : path_(std::move(path)), in_(path_, std::ios::binary) {
+  explicit Decoder(std::filesystem::path path)
+      : path_(std::move(path)), in_(path_, std::ios::binary) {
     if (!in_) fail("cannot open it");
   }
 
@@ -84,36 +89,42 @@ class Decoder {
     raw(b, 8);
     return load_u64(b);
   }
-  double f64() { return std::bit_cast<double>(u64()); }
-  Int128 i128() {
-    const std::uint64_t low = u64();
-    const std::uint64_t high = u64();
-    return static_cast<Int128>((static_cast<UInt128>(high) << 64U) | low);
-  }
   std::size_t size(std::uint64_t limit, const char* what) {
     const std::uint64_t n = u64();
     if (n > limit) fail(std::string("implausible ") + what + " length " + std::to_string(n));
     return static_cast<std::size_t>(n);
   }
-  std::string text() {
-    std::string s(size(1U << 20U, "text"), '\0');
-    raw(reinterpret_cast<unsigned char*>(s.data()), s.size());
-    return s;
+
+  void operator()(std::uint64_t& x) { x = u64(); }
+  void operator()(bool& x) { x = u64() != 0; }
+  void operator()(int& x) {
+    const std::uint64_t v = u64();
+    if (v > 64) fail("implausible histogram resolution " + std::to_string(v));
+    x = static_cast<int>(v);
   }
-  std::vector<std::uint32_t> counts() {
+  void operator()(double& x) { x = std::bit_cast<double>(u64()); }
+  void operator()(Int128& x) {
+    const std::uint64_t low = u64();
+    const std::uint64_t high = u64();
+    x = static_cast<Int128>((static_cast<UInt128>(high) << 64U) | low);
+  }
+  void operator()(std::string& s) {
+    s.assign(size(std::uint64_t{1} << 20U, "text"), '\0');
+    raw(reinterpret_cast<unsigned char*>(s.data()), s.size());
+  }
+  void operator()(std::vector<std::uint32_t>& v) {
     const std::size_t n = size(std::uint64_t{1} << 26U, "histogram");
     std::vector<unsigned char> b(4 * n);
     raw(b.data(), b.size());
-    std::vector<std::uint32_t> v(n);
+    v.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
       v[i] = static_cast<std::uint32_t>(b[4 * i]) | static_cast<std::uint32_t>(b[4 * i + 1]) << 8U |
              static_cast<std::uint32_t>(b[4 * i + 2]) << 16U |
              static_cast<std::uint32_t>(b[4 * i + 3]) << 24U;
     }
-    return v;
   }
+
   std::uint64_t checksum() const { return checksum_; }
-  const std::filesystem::path& path() const { return path_; }
 
  private:
   std::filesystem::path path_;
@@ -121,24 +132,68 @@ class Decoder {
   std::uint64_t checksum_ = kFnvOffset;
 };
 
+// The fields of each part of the file, in file order, for an Encoder (which
+// reads them) or a Decoder (which fills them). JobInfo, BatteryConfig and the
+// parts of a state are taken const by the Encoder's instantiation and
+// mutable by the Decoder's.
+template <class Io, class Job>
+void job_fields(Io& io, Job& j) {
+  io(j.name);
+  io(j.description);
+  io(j.delay);
+  io(j.factor);
+  io(j.seed);
+  io(j.n);
+  io(j.in_family);
+}
+
+template <class Io, class Header>
+void header_fields(Io& io, Header& h) {
+  io(h.night_seed);
+  io(h.plan);
+  io(h.replay);
+  io(h.family_size);
+  io(h.shard);
+  io(h.shards);
+}
+
+template <class Io, class Config>
+void config_fields(Io& io, Config& c) {
+  io(c.delay);
+  io(c.factor);
+  io(c.histogram_bits);
+}
+
+template <class Io, class Range, class Counts, class Sums, class Runs, class Repeats>
+void state_fields(Io& io, Range& r, Counts& counts, Sums& m, Runs& runs, Repeats& repeats) {
+  io(r.lo);
+  io(r.hi);
+  io(r.outside);
+  io(r.min);
+  io(r.max);
+  io(r.first_outside);
+  io(r.first_outside_segment);
+  io(counts);
+  io(m.n);
+  io(m.segments);
+  io(m.sum);
+  io(m.squares);
+  io(m.lag);
+  io(m.ends);
+  io(m.min);
+  io(m.max);
+  io(runs.pairs);
+  io(runs.changes);
+  io(repeats.count);
+  io(repeats.pairs);
+  io(repeats.windows);
+}
+
 void encode(Encoder& e, const StateFileHeader& h) {
-  e.text(kMagic);
-  e.u64(h.night_seed);
-  e.text(h.plan);
-  e.text(h.replay);
-  e.u64(h.family_size);
-  e.u64(h.shard);
-  e.u64(h.shards);
-  e.u64(h.jobs.size());
-  for (const JobInfo& j : h.jobs) {
-    e.text(j.name);
-    e.text(j.description);
-    e.f64(j.delay);
-    e.f64(j.factor);
-    e.u64(j.seed);
-    e.u64(j.n);
-    e.u64(j.in_family ? 1 : 0);
-  }
+  e(std::string(kMagic));
+  header_fields(e, h);
+  e(std::uint64_t{h.jobs.size()});
+  for (const JobInfo& j : h.jobs) job_fields(e, j);
 }
 
 StateFileHeader decode_header(Decoder& d) {
@@ -146,27 +201,13 @@ StateFileHeader decode_header(Decoder& d) {
   if (d.u64() != magic.size()) d.fail("not a stats state file");
   std::string found(magic.size(), '\0');
   d.raw(reinterpret_cast<unsigned char*>(found.data()), found.size());
-  if (found != magic)
+  if (found != magic) {
     d.fail("not a stats state file of this version (" + magic.substr(0, magic.size() - 1) + ")");
-  StateFileHeader h;
-  h.night_seed = d.u64();
-  h.plan = d.text();
-  h.replay = d.text();
-  h.family_size = static_cast<std::size_t>(d.u64());
-  h.shard = static_cast<std::size_t>(d.u64());
-  h.shards = static_cast<std::size_t>(d.u64());
-  const std::size_t jobs = d.size(1U << 16U, "job list");
-  for (std::size_t i = 0; i < jobs; ++i) {
-    JobInfo j;
-    j.name = d.text();
-    j.description = d.text();
-    j.delay = d.f64();
-    j.factor = d.f64();
-    j.seed = d.u64();
-    j.n = d.u64();
-    j.in_family = d.u64() != 0;
-    h.jobs.push_back(std::move(j));
   }
+  StateFileHeader h;
+  header_fields(d, h);
+  h.jobs.resize(d.size(std::uint64_t{1} << 16U, "job list"));
+  for (JobInfo& j : h.jobs) job_fields(d, j);
   if (h.shard < 1 || h.shard > h.shards) {
     d.fail("shard " + std::to_string(h.shard) + " of " + std::to_string(h.shards));
   }
@@ -174,66 +215,22 @@ StateFileHeader decode_header(Decoder& d) {
 }
 
 void encode(Encoder& e, const BatteryState& s) {
-  e.f64(s.config.delay);
-  e.f64(s.config.factor);
-  e.u64(static_cast<std::uint64_t>(s.config.histogram_bits));
-  e.f64(s.range.lo);
-  e.f64(s.range.hi);
-  e.u64(s.range.outside);
-  e.f64(s.range.min);
-  e.f64(s.range.max);
-  e.f64(s.range.first_outside);
-  e.u64(s.range.first_outside_segment);
-  e.counts(s.histogram.counts());
-  const Moments::Raw m = s.moments.raw();
-  e.u64(m.n);
-  e.u64(m.segments);
-  e.i128(m.sum);
-  e.i128(m.squares);
-  e.i128(m.lag);
-  e.i128(m.ends);
-  e.f64(m.min);
-  e.f64(m.max);
-  e.u64(s.runs.pairs);
-  e.u64(s.runs.changes);
-  e.u64(s.repeats.count);
-  e.u64(s.repeats.pairs);
-  e.u64(s.repeats.windows);
+  config_fields(e, s.config);
+  state_fields(e, s.range, s.histogram.counts(), s.moments.sums(), s.runs, s.repeats);
 }
 
 BatteryState decode_state(Decoder& d) {
   BatteryConfig config;
-  config.delay = d.f64();
-  config.factor = d.f64();
-  const std::uint64_t bits = d.u64();
-  if (bits < kMinHistogramBits || bits > kCellBits) d.fail("bad histogram resolution");
-  config.histogram_bits = static_cast<int>(bits);
+  config_fields(d, config);
+  if (config.histogram_bits < kMinHistogramBits || config.histogram_bits > kCellBits) {
+    d.fail("bad histogram resolution " + std::to_string(config.histogram_bits));
+  }
   BatteryState s(config);
-  s.range.lo = d.f64();
-  s.range.hi = d.f64();
-  s.range.outside = d.u64();
-  s.range.min = d.f64();
-  s.range.max = d.f64();
-  s.range.first_outside = d.f64();
-  s.range.first_outside_segment = d.u64();
-  std::vector<std::uint32_t> counts = d.counts();
-  if (counts.size() != s.histogram.counts().size()) d.fail("histogram of the wrong size");
-  s.histogram.counts() = std::move(counts);
-  Moments::Raw m;
-  m.n = d.u64();
-  m.segments = d.u64();
-  m.sum = d.i128();
-  m.squares = d.i128();
-  m.lag = d.i128();
-  m.ends = d.i128();
-  m.min = d.f64();
-  m.max = d.f64();
-  s.moments = Moments::from_raw(m);
-  s.runs.pairs = d.u64();
-  s.runs.changes = d.u64();
-  s.repeats.count = d.u64();
-  s.repeats.pairs = d.u64();
-  s.repeats.windows = d.u64();
+  const std::size_t bins = s.histogram.counts().size();
+  Moments::Sums sums;
+  state_fields(d, s.range, s.histogram.counts(), sums, s.runs, s.repeats);
+  if (s.histogram.counts().size() != bins) d.fail("histogram of the wrong size");
+  s.moments = Moments(sums);
   if (s.histogram.total() != s.n()) d.fail("histogram and moments disagree on n");
   return s;
 }
@@ -273,11 +270,11 @@ void StateFileWriter::put(const void* data, std::size_t size) {
 
 void StateFileWriter::write(const SliceResult& result) {
   Encoder e;
-  e.u64(kRecordTag);
-  e.u64(result.slice.job);
-  e.u64(result.slice.begin);
-  e.u64(result.slice.end);
-  e.f64(result.seconds);
+  e(kRecordTag);
+  e(std::uint64_t{result.slice.job});
+  e(result.slice.begin);
+  e(result.slice.end);
+  e(result.seconds);
   encode(e, result.state);
   put(e.bytes().data(), e.bytes().size());
   ++records_;
@@ -285,8 +282,8 @@ void StateFileWriter::write(const SliceResult& result) {
 
 void StateFileWriter::finish() {
   Encoder e;
-  e.u64(kFooterTag);
-  e.u64(records_);
+  e(kFooterTag);
+  e(records_);
   put(e.bytes().data(), e.bytes().size());
   unsigned char sum[8];
   store_u64(sum, checksum_);
@@ -362,7 +359,8 @@ StateFileHeader merge_shards(
       const std::uint64_t job = d.u64();
       const std::uint64_t begin = d.u64();
       const std::uint64_t end = d.u64();
-      const double seconds = d.f64();
+      double seconds = 0.0;
+      d(seconds);
       if (job >= night.jobs.size()) d.fail("a record of job " + std::to_string(job));
       const JobInfo& info = night.jobs[job];
       if (!(begin < end && end <= info.segments())) {
