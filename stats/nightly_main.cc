@@ -89,8 +89,9 @@ std::string cell_line(const Outcome& o) {
   return line;
 }
 
-int merge(const std::vector<std::filesystem::path>& paths,
-          const std::filesystem::path& report_dir) {
+// Merges a night's shards; `seed`, when given, must be the night's.
+int merge(const std::vector<std::filesystem::path>& paths, const std::filesystem::path& report_dir,
+          std::optional<std::uint64_t> seed) {
   const std::vector<std::filesystem::path> files = state_files(paths);
   std::cerr << "stats_nightly: merging " << files.size() << " state files\n";
   std::vector<Outcome> outcomes;
@@ -100,6 +101,11 @@ int merge(const std::vector<std::filesystem::path>& paths,
         outcomes[job] = outcome_of(info, state, seconds);
         std::cerr << "  merged " << cell_line(outcomes[job]) << "\n";
       });
+  if (seed && *seed != night.night_seed) {
+    std::cerr << "stats_nightly: the state files are of the night of seed " << night.night_seed
+              << ", not " << *seed << " (--seed or STATS_SEED)\n";
+    return 2;
+  }
   RunReport run = judge(std::move(outcomes), night.family_size);
   run.seed = night.night_seed;
   run.plan = night.plan;
@@ -141,19 +147,26 @@ int night_main(int argc, char** argv) {
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
+  const bool replay = app.count("--seed") > 0 || std::getenv("STATS_SEED") != nullptr;
   if (!merge_paths.empty()) {
-    for (const char* option : {"--seed", "--n", "--only", "--no-known-bad", "--shard"}) {
-      if (app.count(option) > 0) {
-        std::cerr << "stats_nightly: --merge takes the night from its files; " << option
-                  << " does not apply\n";
-        return 2;
+    // The files say which night they are; an option that would draw another
+    // is a mistake on the command line (the environment may hold the
+    // shards' own settings, which the merge ignores).
+    for (const std::string option : {"--n", "--only", "--no-known-bad", "--shard"}) {
+      for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == option || arg.rfind(option + "=", 0) == 0) {
+          std::cerr << "stats_nightly: --merge takes the night from its files; " << option
+                    << " does not apply\n";
+          return 2;
+        }
       }
     }
     std::vector<std::filesystem::path> paths(merge_paths.begin(), merge_paths.end());
-    return merge(paths, report_dir);
+    return merge(paths, report_dir,
+                 replay ? std::optional<std::uint64_t>(plan.seed) : std::nullopt);
   }
 
-  const bool replay = app.count("--seed") > 0 || std::getenv("STATS_SEED") != nullptr;
   std::optional<ShardId> shard_id;
   if (!shard_text.empty()) {
     shard_id = parse_shard(shard_text);
