@@ -2,236 +2,258 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstddef>
 #include <limits>
 #include <stdexcept>
-#include <utility>
 
 #include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/complement.hpp>
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/poisson.hpp>
-#include <boost/math/statistics/ljung_box.hpp>
-#include <boost/math/statistics/runs_test.hpp>
 #include <boost/math/statistics/t_test.hpp>
-#include <boost/math/statistics/univariate_statistics.hpp>
 
+#include "acemq/model/bits.hpp"
 #include "kolmogorov.hpp"
+#include "runs.hpp"
 
 namespace acemq::stats {
 namespace {
 
-// See battery.hpp: an incomputable statistic on >= 10^4 samples is a
+// See battery.hpp: an incomputable statistic on kMinimumSamples or more is a
 // degenerate sample, which the null gives probability 0.
 double sane(double p) { return std::isnan(p) ? 0.0 : std::clamp(p, 0.0, 1.0); }
-
-double uniform_cdf(double x) { return std::clamp((x + 1.0) / 2.0, 0.0, 1.0); }
-
-// Equal bins over [−1, 1); a value outside (which the range check reports)
-// counts in the nearest end bin. Clamped before the cast, which is undefined
-// for infinities.
-std::size_t bin_of(double x, int bins) {
-  const double position = std::floor((x + 1.0) / 2.0 * bins);
-  return static_cast<std::size_t>(std::clamp(position, 0.0, static_cast<double>(bins - 1)));
-}
 
 double two_sided_normal_p(double z) {
   const boost::math::normal standard;
   return 2.0 * boost::math::cdf(boost::math::complement(standard, std::abs(z)));
 }
 
-// D = sup |ECDF − F| over the sorted sample, exact with ties: the last of a
-// tied run gives D+, the first gives D−, the others never exceed them.
-std::pair<double, double> ks_statistic(const std::vector<double>& sorted) {
-  const double n = static_cast<double>(sorted.size());
-  double d = 0.0;
-  double at = 0.0;
-  for (std::size_t i = 0; i < sorted.size(); ++i) {
-    const double f = uniform_cdf(sorted[i]);
-    const double above = static_cast<double>(i + 1) / n - f;
-    const double below = f - static_cast<double>(i) / n;
-    if (above > d) d = above, at = sorted[i];
-    if (below > d) d = below, at = sorted[i];
-  }
-  return {d, at};
+// P(X <= k or X >= the mirror of k) for X ~ Binomial(trials, 1/2): twice the
+// smaller tail, exact.
+double two_sided_binomial_p(std::uint64_t k, std::uint64_t trials) {
+  const boost::math::binomial law(static_cast<double>(trials), 0.5);
+  const double x = static_cast<double>(k);
+  const double lower_tail = boost::math::cdf(law, x);
+  const double upper_tail = k == 0 ? 1.0 : boost::math::cdf(boost::math::complement(law, x - 1.0));
+  return sane(2.0 * std::min(lower_tail, upper_tail));
 }
 
-TestResult kolmogorov_smirnov(const std::vector<double>& sorted, PictureData& picture) {
-  const auto [d, at] = ks_statistic(sorted);
-  picture.ks_d = d;
-  picture.ks_at = at;
-  const double x = std::sqrt(static_cast<double>(sorted.size())) * d;
-  return {kKolmogorovSmirnov, d, kolmogorov_sf(x)};
+double kolmogorov_p(double effective_n, double d) {
+  return kolmogorov_sf(std::sqrt(effective_n) * d);
 }
 
-TestResult chi_square(const std::vector<double>& u) {
-  std::vector<std::uint64_t> counts(kChiSquareBins, 0);
-  for (const double x : u) {
-    ++counts[bin_of(x, kChiSquareBins)];
-  }
-  const double expected = static_cast<double>(u.size()) / kChiSquareBins;
+TestResult chi_square(const Histogram& histogram) {
+  const std::vector<std::uint64_t> counts = histogram.coarse(kChiSquareBins);
+  const double expected =
+      static_cast<double>(histogram.total()) / static_cast<double>(kChiSquareBins);
   double statistic = 0.0;
   for (const std::uint64_t observed : counts) {
     const double diff = static_cast<double>(observed) - expected;
     statistic += diff * diff / expected;
   }
-  const boost::math::chi_squared law(kChiSquareBins - 1);
+  const boost::math::chi_squared law(static_cast<double>(kChiSquareBins - 1));
   return {kChiSquare, statistic, boost::math::cdf(boost::math::complement(law, statistic))};
-}
-
-// Zeros are ties and drop out, as in any sign test: u = 0 needs a draw
-// within ~2^-52/f of r = 1/2.
-TestResult sign(const std::vector<double>& u) {
-  std::uint64_t below = 0;
-  std::uint64_t above = 0;
-  for (const double x : u) {
-    below += x < 0.0;
-    above += x > 0.0;
-  }
-  const std::uint64_t trials = below + above;
-  if (trials == 0) return {kSign, 0.0, 0.0};
-  const boost::math::binomial law(static_cast<double>(trials), 0.5);
-  const double k = static_cast<double>(below);
-  const double lower_tail = boost::math::cdf(law, k);
-  const double upper_tail =
-      below == 0 ? 1.0 : boost::math::cdf(boost::math::complement(law, k - 1.0));
-  const double share = k / static_cast<double>(trials) - 0.5;
-  return {kSign, share, sane(2.0 * std::min(lower_tail, upper_tail))};
 }
 
 // The upper half against the mirrored lower half: both should be
 // Uniform(0, 1], so a shape that differs between the sides shows here even
 // when the two sides hold equal shares.
-TestResult mirror(const std::vector<double>& sorted) {
-  const auto first_positive = std::upper_bound(sorted.begin(), sorted.end(), 0.0);
-  const auto first_zero = std::lower_bound(sorted.begin(), sorted.end(), 0.0);
-  // Upper: ascending from first_positive. Mirrored lower: −u, ascending when
-  // read backwards from first_zero.
-  const std::size_t m = static_cast<std::size_t>(sorted.end() - first_positive);
-  const std::size_t k = static_cast<std::size_t>(first_zero - sorted.begin());
-  if (m == 0 || k == 0) {
-    // All on one side: the null gives that 2^(1 − n), below any double here.
-    return {kMirror, 1.0, 0.0};
-  }
-  auto a = first_positive;
-  auto b = first_zero;  // reads sorted[b − 1], moving down
-  std::size_t ia = 0;
-  std::size_t ib = 0;
-  double d = 0.0;
-  while (ia < m && ib < k) {
-    const double va = *a;
-    const double vb = -*(b - 1);
-    const double v = std::min(va, vb);
-    while (ia < m && *a == v) ++a, ++ia;
-    while (ib < k && -*(b - 1) == v) --b, ++ib;
-    d = std::max(d, std::abs(static_cast<double>(ia) / static_cast<double>(m) -
-                             static_cast<double>(ib) / static_cast<double>(k)));
-  }
-  const double effective =
-      static_cast<double>(m) * static_cast<double>(k) / static_cast<double>(m + k);
-  return {kMirror, d, kolmogorov_sf(std::sqrt(effective) * d)};
+TestResult mirror(const Histogram& histogram) {
+  const double m = static_cast<double>(histogram.above_zero());
+  const double k = static_cast<double>(histogram.below_zero());
+  // All on one side: the null gives that 2^(1 − n), below any double here.
+  if (m == 0.0 || k == 0.0) return {kMirror, 1.0, 0.0};
+  const double d = histogram.mirror_ks();
+  return {kMirror, d, kolmogorov_p(m * k / (m + k), d)};
 }
 
-// A sample with a single value: Boost's t-test and Ljung–Box divide by its
-// zero variance and throw on the NaN, so it is answered here (p = 0, as
-// battery.hpp says).
-bool constant(const std::vector<double>& u) {
-  const auto [lo, hi] = std::minmax_element(u.begin(), u.end());
-  return *lo == *hi;
-}
+// A sample with a single value has no variance, so the t and lag-1
+// statistics divide by zero; answered here (p = 0, as battery.hpp says).
+bool constant(const Moments& moments) { return moments.min() == moments.max(); }
 
-TestResult mean(const std::vector<double>& u) {
-  if (constant(u)) return {kMean, std::numeric_limits<double>::quiet_NaN(), 0.0};
-  const auto [t, p] = boost::math::statistics::one_sample_t_test(u, 0.0);
+TestResult mean(const Moments& moments) {
+  if (constant(moments)) return {kMean, std::numeric_limits<double>::quiet_NaN(), 0.0};
+  const auto [t, p] = boost::math::statistics::one_sample_t_test(
+      moments.mean(), moments.sample_variance(), static_cast<double>(moments.n()), 0.0);
   return {kMean, t, sane(p)};
 }
 
 // The sample variance is asymptotically normal with variance (mu4 − sigma^4)/n,
 // and for Uniform[−1, 1) mu4 = 1/5 and sigma^4 = 1/9, so (4/45)/n. The
 // chi-square variance test assumes normal data and would be wrong here.
-TestResult variance(const std::vector<double>& u) {
-  const auto [mu, s2] = boost::math::statistics::mean_and_sample_variance(u.begin(), u.end());
-  static_cast<void>(mu);
-  const double n = static_cast<double>(u.size());
+TestResult variance(const Moments& moments) {
+  const double s2 = moments.sample_variance();
+  const double n = static_cast<double>(moments.n());
   const double z = (s2 - 1.0 / 3.0) / std::sqrt(4.0 / 45.0 / n);
   return {kVariance, s2 * 3.0, sane(two_sided_normal_p(z))};
 }
 
-TestResult runs(const std::vector<double>& u) {
-  const auto [z, p] = boost::math::statistics::runs_above_and_below_median(u);
-  return {kRuns, z, sane(p)};
+TestResult repeats(const RepeatCounts& counts, double factor) {
+  const double lambda = repeats_null_mean_bound(counts.pairs, factor);
+  const double c = static_cast<double>(counts.count);
+  double p = 1.0;
+  if (counts.count > 0) {
+    p = boost::math::cdf(boost::math::complement(boost::math::poisson(lambda), c - 1.0));
+  }
+  return {kRepeats, c, sane(p)};
 }
 
-// Ljung–Box with one lag is the lag-1 serial correlation test:
-// Q = n(n+2)·r1²/(n−1), chi-square with 1 degree of freedom.
-TestResult lag1(const std::vector<double>& u) {
-  if (constant(u)) return {kLag1, std::numeric_limits<double>::quiet_NaN(), 0.0};
-  const auto [q, p] = boost::math::statistics::ljung_box(u.begin(), u.end(), 1);
-  return {kLag1, q, sane(p)};
+PictureData pictures(const Histogram& histogram) {
+  PictureData picture;
+  picture.ecdf_minus_cdf = histogram.ecdf_minus_cdf(kEcdfPoints);
+  picture.ecdf_x.resize(kEcdfPoints + 1);
+  for (std::size_t p = 0; p <= kEcdfPoints; ++p) {
+    picture.ecdf_x[p] = -1.0 + 2.0 * static_cast<double>(p) / static_cast<double>(kEcdfPoints);
+  }
+  const Histogram::Deviation ks = histogram.ks();
+  picture.ks_d = ks.d;
+  picture.ks_at = ks.at;
+  picture.histogram_bits = histogram.bits();
+  picture.histogram = histogram.coarse(kHistogramBins);
+  return picture;
 }
 
-TestResult repeats(const std::vector<double>& sorted, double factor) {
-  // The cell index is monotone in u (rounding is), so repeats in a sorted
-  // sample are neighbours.
-  const double cells_per_unit = std::ldexp(1.0, kRepeatCellBits - 1);
-  std::uint64_t count = 0;
-  double previous_cell = -1.0;
-  for (const double x : sorted) {
-    const double cell = std::floor((x + 1.0) * cells_per_unit);
-    count += cell == previous_cell;
-    previous_cell = cell;
-  }
-  const double lambda = repeats_null_mean_bound(sorted.size(), factor);
-  const boost::math::poisson law(lambda);
-  const double p =
-      count == 0 ? 1.0
-                 : boost::math::cdf(boost::math::complement(law, static_cast<double>(count) - 1.0));
-  return {kRepeats, static_cast<double>(count), sane(p)};
-}
-
-void draw_pictures(const std::vector<double>& sorted, PictureData& picture) {
-  const double n = static_cast<double>(sorted.size());
-  picture.ecdf_x.resize(kEcdfPoints);
-  picture.ecdf_minus_cdf.resize(kEcdfPoints);
-  for (std::size_t i = 0; i < kEcdfPoints; ++i) {
-    const double x = -1.0 + 2.0 * static_cast<double>(i) / (kEcdfPoints - 1);
-    const auto below = std::upper_bound(sorted.begin(), sorted.end(), x) - sorted.begin();
-    picture.ecdf_x[i] = x;
-    picture.ecdf_minus_cdf[i] = static_cast<double>(below) / n - uniform_cdf(x);
-  }
-  picture.histogram.assign(kHistogramBins, 0);
-  for (const double x : sorted) {
-    ++picture.histogram[bin_of(x, kHistogramBins)];
-  }
+bool same(const RangeCheck& a, const RangeCheck& b) {
+  using model::same_bits;
+  return same_bits(a.lo, b.lo) && same_bits(a.hi, b.hi) && a.outside == b.outside &&
+         same_bits(a.min, b.min) && same_bits(a.max, b.max) &&
+         same_bits(a.first_outside, b.first_outside) &&
+         a.first_outside_segment == b.first_outside_segment;
 }
 
 }  // namespace
 
-double repeats_null_mean_bound(std::size_t n, double factor) {
+BatteryConfig BatteryConfig::for_samples(double delay, double factor, std::uint64_t n) {
+  return {delay, factor, histogram_bits_for(n)};
+}
+
+BatteryState::BatteryState(const BatteryConfig& c)
+    : config(c), range(c.delay, c.factor), histogram(c.histogram_bits) {}
+
+void BatteryState::merge(const BatteryState& other) {
+  if (!(other.config == config)) {
+    throw std::invalid_argument("BatteryState::merge: the states are of different cells");
+  }
+  if (n() + other.n() > kMaxSamples) {
+    throw std::length_error("BatteryState::merge: more than 2^32 - 1 samples in one cell");
+  }
+  range.merge(other.range);
+  histogram.merge(other.histogram);
+  moments.merge(other.moments);
+  runs.merge(other.runs);
+  repeats.merge(other.repeats);
+}
+
+bool operator==(const BatteryState& a, const BatteryState& b) {
+  return a.config == b.config && same(a.range, b.range) && a.histogram == b.histogram &&
+         a.moments == b.moments && a.runs == b.runs && a.repeats == b.repeats;
+}
+
+void Accumulator::begin(BatteryState& state, std::uint64_t segment) {
+  state_ = &state;
+  segment_ = segment;
+}
+
+template <bool kJittered>
+void Accumulator::add(std::span<const double> values) {
+  BatteryState& state = *state_;
+  if (state.n() + values.size() > kMaxSamples) {
+    throw std::length_error("Accumulator: more than 2^32 - 1 samples in one cell");
+  }
+  const double d = state.config.delay;
+  const double f = state.config.factor;
+  // Local copies, so the compiler keeps the sums in registers instead of
+  // storing them back at every sample (they could alias the doubles read).
+  RangeCheck range = state.range;
+  Moments moments = state.moments;
+  SignRuns runs = state.runs;
+  std::size_t i = 0;
+  while (i < values.size()) {
+    const std::size_t end =
+        std::min<std::size_t>(values.size(), i + (kSegmentSamples - window_.size()));
+    for (; i < end; ++i) {
+      double u = values[i];
+      if constexpr (kJittered) {
+        range.add(u, segment_);
+        u = u_of(u, d, f);
+      }
+      // NaN fails the range check; here it counts as above every bin, as +inf.
+      if (std::isnan(u)) u = std::numeric_limits<double>::infinity();
+      moments.add(u);
+      runs.add(u);
+      window_.add(cell_key(u));
+    }
+    if (window_.size() == kSegmentSamples) window_.flush(state.repeats, state.histogram);
+  }
+  state.range = range;
+  state.moments = moments;
+  state.runs = runs;
+}
+
+void Accumulator::add_jittered(std::span<const double> jittered) { add<true>(jittered); }
+
+void Accumulator::add_u(std::span<const double> u) { add<false>(u); }
+
+void Accumulator::end() {
+  window_.flush(state_->repeats, state_->histogram);
+  state_->moments.end_segment();
+  state_->runs.end_segment();
+  state_ = nullptr;
+}
+
+double repeats_null_mean_bound(std::uint64_t pairs, double factor) {
   // Under the null the chance that two samples share a cell is at most the
   // largest cell probability. A cell is 2^-39 wide in u; a draw lands in it
   // when 2r − 1 lies within the cell widened by the rounding of u on each
-  // side (at most 8·2^-52/f), and r has 2^53 equally likely values, which
+  // side (u_rounding_bound), and r has 2^53 equally likely values, which
   // adds at most one draw. So
   //   p_cell <= 2^-40 · (1 + 2·(8·2^-52/f)/2^-39 + 2^-12),
-  // which is 1.04·2^-40 at f = 0.05, and the number of repeats is bounded by
-  // a Poisson count of mean C(n, 2)·p_cell (the birthday bound; a larger
-  // mean only makes the p-value larger, so the bound is conservative).
-  const double cell = std::ldexp(1.0, -(kRepeatCellBits - 1));
-  const double rounding = 8.0 * std::ldexp(1.0, -52) / factor;
-  const double p_cell =
-      std::ldexp(1.0, -kRepeatCellBits) * (1.0 + 2.0 * rounding / cell + std::ldexp(1.0, -12));
-  const double pairs = static_cast<double>(n) * (static_cast<double>(n) - 1.0) / 2.0;
-  return pairs * p_cell;
+  // which is 1.04·2^-40 at f = 0.05, and the number of repeats in a window of
+  // w is bounded by a Poisson count of mean C(w, 2)·p_cell (the birthday
+  // bound; a larger mean only makes the p-value larger, so the bound is
+  // conservative). Independent windows add their means.
+  const double cell = std::ldexp(1.0, -kCellBits);
+  const double p_cell = std::ldexp(1.0, -(kCellBits + 1)) *
+                        (1.0 + 2.0 * u_rounding_bound(factor) / cell + std::ldexp(1.0, -12));
+  return static_cast<double>(pairs) * p_cell;
 }
 
-TestResult ks_test(const std::vector<double>& sorted) {
-  PictureData unused;
-  return kolmogorov_smirnov(sorted, unused);
+std::uint64_t window_pairs(std::uint64_t n) {
+  const auto pairs = [](std::uint64_t w) { return w < 2 ? 0 : w * (w - 1) / 2; };
+  return (n / kSegmentSamples) * pairs(kSegmentSamples) + pairs(n % kSegmentSamples);
 }
-TestResult sign_test(const std::vector<double>& u) { return sign(u); }
-TestResult lag1_test(const std::vector<double>& u) { return lag1(u); }
+
+TestResult ks_test(const Histogram& histogram) {
+  const Histogram::Deviation ks = histogram.ks();
+  return {kKolmogorovSmirnov, ks.d, kolmogorov_p(static_cast<double>(histogram.total()), ks.d)};
+}
+
+// Zeros are ties and drop out, as in any sign test: u = 0 needs a draw
+// within ~2^-52/f of r = 1/2.
+TestResult sign_test(const Histogram& histogram) {
+  const std::uint64_t below = histogram.below_zero();
+  const std::uint64_t trials = below + histogram.above_zero();
+  if (trials == 0) return {kSign, 0.0, 0.0};
+  const double share = static_cast<double>(below) / static_cast<double>(trials) - 0.5;
+  return {kSign, share, two_sided_binomial_p(below, trials)};
+}
+
+TestResult runs_test(const SignRuns& runs) {
+  if (runs.pairs == 0) return {kRuns, 0.0, 0.0};
+  const double share = static_cast<double>(runs.changes) / static_cast<double>(runs.pairs) - 0.5;
+  return {kRuns, share, two_sided_binomial_p(runs.changes, runs.pairs)};
+}
+
+// Ljung–Box with one lag is the lag-1 serial correlation test:
+// Q = n(n+2)·r1²/(n−1), chi-square with 1 degree of freedom.
+TestResult lag1_test(const Moments& moments) {
+  if (constant(moments)) return {kLag1, std::numeric_limits<double>::quiet_NaN(), 0.0};
+  const double n = static_cast<double>(moments.n());
+  const double r1 = moments.lag1_autocorrelation();
+  const double q = n * (n + 2.0) * r1 * r1 / (n - 1.0);
+  const boost::math::chi_squared law(1.0);
+  return {kLag1, q, sane(boost::math::cdf(boost::math::complement(law, q)))};
+}
 
 const TestResult& Analysis::test(const std::string& name) const {
   for (const TestResult& t : tests) {
@@ -250,37 +272,25 @@ std::vector<std::string> rejected_by(const Analysis& analysis, const RangeCheck&
   return names;
 }
 
-Analysis analyze(std::vector<double> u, double factor) {
-  if (u.size() < kMinimumSamples) {
+Analysis analyze(const BatteryState& state) {
+  if (state.n() < kMinimumSamples) {
     throw std::invalid_argument("analyze: the battery needs at least " +
-                                std::to_string(kMinimumSamples) + " samples");
-  }
-  // NaN is out of range (the range check says so) and would break sorting;
-  // +inf is out of range too and sorts.
-  for (double& x : u) {
-    if (std::isnan(x)) x = std::numeric_limits<double>::infinity();
+                                std::to_string(kMinimumSamples) + " samples, got " +
+                                std::to_string(state.n()));
   }
   Analysis result;
-  result.n = u.size();
+  result.n = state.n();
   result.tests.reserve(kTestsPerSample);
-  // The order-dependent tests first, while u is in call order.
-  TestResult runs_result = runs(u);
-  TestResult lag1_result = lag1(u);
-  TestResult mean_result = mean(u);
-  TestResult variance_result = variance(u);
-  TestResult chi_result = chi_square(u);
-  TestResult sign_result = sign(u);
-  std::sort(u.begin(), u.end());
-  result.tests.push_back(kolmogorov_smirnov(u, result.picture));
-  result.tests.push_back(std::move(chi_result));
-  result.tests.push_back(std::move(sign_result));
-  result.tests.push_back(mirror(u));
-  result.tests.push_back(std::move(mean_result));
-  result.tests.push_back(std::move(variance_result));
-  result.tests.push_back(std::move(runs_result));
-  result.tests.push_back(std::move(lag1_result));
-  result.tests.push_back(repeats(u, factor));
-  draw_pictures(u, result.picture);
+  result.tests.push_back(ks_test(state.histogram));
+  result.tests.push_back(chi_square(state.histogram));
+  result.tests.push_back(sign_test(state.histogram));
+  result.tests.push_back(mirror(state.histogram));
+  result.tests.push_back(mean(state.moments));
+  result.tests.push_back(variance(state.moments));
+  result.tests.push_back(runs_test(state.runs));
+  result.tests.push_back(lag1_test(state.moments));
+  result.tests.push_back(repeats(state.repeats, state.config.factor));
+  result.picture = pictures(state.histogram);
   return result;
 }
 

@@ -1,12 +1,13 @@
 // The false-alarm budget shared by every test of a run.
 //
-// A run (the per-commit grid, or one nightly) makes m = cells × 9 tests. The
-// family-wise false-alarm rate is held at kFamilyAlpha = 1e-6 by Holm's
-// step-down correction: sort the p-values, reject p_(i) <= alpha/(m − i + 1)
-// until the first that is not. Holm never rejects less than Bonferroni and
-// holds the same bound without assuming independence; whether a run fails at
-// all is the same under both (its smallest p against alpha/m), so a single
-// test can be judged alone against per_test_alpha(m).
+// A run (the per-commit grid, or one nightly) makes m = cells ×
+// kTestsPerSample tests (battery.hpp). The family-wise false-alarm rate is
+// held at kFamilyAlpha = 1e-6 by Holm's step-down correction: sort the
+// p-values, reject p_(i) <= alpha/(m − i + 1) until the first that is not.
+// Holm never rejects less than Bonferroni and holds the same bound without
+// assuming independence; whether a run fails at all is the same under both
+// (its smallest p against alpha/m), so a single test can be judged alone
+// against per_test_alpha(m).
 #pragma once
 
 #include <algorithm>

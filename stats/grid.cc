@@ -1,11 +1,10 @@
 #include "grid.hpp"
 
 #include <charconv>
-#include <chrono>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 
-#include "acemq/amqp/retry_policy.hpp"
 #include "acemq/amqp/ruby_random.hpp"
 #include "acemq/amqp/uniform_source.hpp"
 
@@ -15,62 +14,45 @@ namespace {
 using amqp::RetryPolicy;
 using amqp::Seconds;
 
-struct Backoff {
-  RetryPolicy policy;
+// The delays, each with the backoff whose unjittered next_delay is it (see
+// grid.hpp for why each is there).
+struct DelaySpec {
+  DelayKind kind;
+  const char* name;
+  double initial_delay;
+  double multiplier;
+  double max_delay;  // 0: no cap
   std::int64_t attempt;
 };
+constexpr DelaySpec kDelaySpecs[] = {
+    {DelayKind::tiny, "tiny", 2.6 * std::numeric_limits<double>::min(), 0.5, 0.0, 2},
+    {DelayKind::ordinary, "ordinary", 0.3, 1.7, 0.0, 5},
+    {DelayKind::huge, "huge", std::numeric_limits<double>::max() / 4, 2.0, 0.0, 2},
+    {DelayKind::cap, "cap", 0.5, 2.0, 30.0, 8},
+};
 
-// The policy and attempt whose unjittered next_delay is the cell's delay.
-Backoff backoff(const Cell& cell) {
-  RetryPolicy::Options o{.max_attempts = 10, .jitter_factor = cell.factor};
-  std::int64_t attempt = 1;
-  switch (cell.delay) {
-    case DelayKind::tiny:
-      o.initial_delay = Seconds{2.6 * std::numeric_limits<double>::min()};
-      o.multiplier = 0.5;
-      attempt = 2;
-      break;
-    case DelayKind::ordinary:
-      o.initial_delay = Seconds{0.3};
-      o.multiplier = 1.7;
-      attempt = 5;
-      break;
-    case DelayKind::huge:
-      o.initial_delay = Seconds{std::numeric_limits<double>::max() / 4};
-      o.multiplier = 2.0;
-      attempt = 2;
-      break;
-    case DelayKind::cap:
-      o.initial_delay = Seconds{0.5};
-      o.multiplier = 2.0;
-      o.max_delay = Seconds{30.0};
-      attempt = 8;
-      break;
+const DelaySpec& spec(DelayKind kind) {
+  for (const DelaySpec& s : kDelaySpecs) {
+    if (s.kind == kind) return s;
   }
-  return {RetryPolicy(o), attempt};
+  throw std::logic_error("grid: a delay kind without a row in kDelaySpecs");
 }
 
-const char* delay_name(DelayKind kind) {
-  switch (kind) {
-    case DelayKind::tiny: return "tiny";
-    case DelayKind::ordinary: return "ordinary";
-    case DelayKind::huge: return "huge";
-    case DelayKind::cap: return "cap";
-  }
-  return "?";
-}
-
+// Draws through the path of the cell, from a source it owns.
 template <class Source>
-JitterSample sample_with(const Cell& cell, std::size_t n, Source&& source) {
-  const Backoff b = backoff(cell);
-  const double d = cell.delay_seconds();
+JitterStream policy_stream(const Cell& cell, Source source) {
+  const Backoff b = cell.backoff();
+  auto state = std::make_shared<Source>(std::move(source));
+  const RetryPolicy policy(b.options);
+  const Seconds d{cell.delay_seconds()};
   if (cell.path == Path::jittered) {
-    return collect(d, cell.factor, n,
-                   [&] { return b.policy.jittered(Seconds{d}, source).count(); });
+    return [policy, d, state](std::span<double> out) {
+      for (double& j : out) j = policy.jittered(d, *state).count();
+    };
   }
-  return collect(d, cell.factor, n, [&] {
-    return b.policy.next_delay(b.attempt, Seconds{0.0}, source).value().count();
-  });
+  return [policy, attempt = b.attempt, state](std::span<double> out) {
+    for (double& j : out) j = policy.next_delay(attempt, Seconds{0.0}, *state).value().count();
+  };
 }
 
 }  // namespace
@@ -83,13 +65,26 @@ std::string Cell::name() const {
   out += "/f";
   out.append(f, end);
   out += "/";
-  out += delay_name(delay);
+  out += spec(delay).name;
   return out;
 }
 
+Backoff Cell::backoff() const {
+  const DelaySpec& d = spec(delay);
+  const RetryPolicy::Options o{.max_attempts = 10,
+                               .initial_delay = Seconds{d.initial_delay},
+                               .multiplier = d.multiplier,
+                               .max_delay = Seconds{d.max_delay},
+                               .jitter_factor = factor};
+  return {o, d.attempt};
+}
+
 double Cell::delay_seconds() const {
-  const Backoff b = backoff(*this);
-  return b.policy.next_delay(b.attempt, Seconds{0.0}, amqp::Jitter::off).value().count();
+  const Backoff b = backoff();
+  return RetryPolicy(b.options)
+      .next_delay(b.attempt, Seconds{0.0}, amqp::Jitter::off)
+      .value()
+      .count();
 }
 
 std::vector<Cell> grid() {
@@ -97,8 +92,7 @@ std::vector<Cell> grid() {
   for (const Path path : {Path::jittered, Path::next_delay}) {
     for (const SourceKind source : {SourceKind::ruby, SourceKind::default_source}) {
       for (const double factor : kFactors) {
-        for (const DelayKind delay :
-             {DelayKind::tiny, DelayKind::ordinary, DelayKind::huge, DelayKind::cap}) {
+        for (const DelayKind delay : kDelayKinds) {
           cells.push_back(Cell{factor, delay, path, source});
         }
       }
@@ -107,17 +101,16 @@ std::vector<Cell> grid() {
   return cells;
 }
 
-JitterSample sample(const Cell& cell, std::size_t n, std::uint64_t seed) {
+JitterStream stream(const Cell& cell, std::uint64_t seed) {
   if (cell.source == SourceKind::ruby) {
-    amqp::RubyRandom ruby(static_cast<std::uint32_t>(seed));
-    return sample_with(cell, n, ruby);
+    return policy_stream(cell, amqp::RubyRandom(static_cast<std::uint32_t>(seed)));
   }
   amqp::DefaultSource::seed_this_thread(seed);
-  return sample_with(cell, n, amqp::DefaultSource{});
+  return policy_stream(cell, amqp::DefaultSource{});
 }
 
-std::uint64_t cell_seed(std::uint64_t run_seed, std::size_t index) {
-  std::uint64_t z = run_seed + 0x9e3779b97f4a7c15ULL * (static_cast<std::uint64_t>(index) + 1);
+std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index) {
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (index + 1);
   z = (z ^ (z >> 30U)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27U)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31U);

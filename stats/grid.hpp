@@ -1,11 +1,11 @@
 // The grid: every way the suite samples jitter from the real policy.
 //
-// A cell is a jitter factor (0.05, 0.2, 0.5, 1), a delay (tiny, ordinary,
-// huge, or at the cap), a path (RetryPolicy::jittered or next_delay) and a
-// source (RubyRandom or DefaultSource): 4 × 4 × 2 × 2 = 64 cells. The delay
-// is the same number on both paths; through next_delay it comes out of a
-// policy's backoff (and, for the cap, out of the cap: jitter is applied after
-// capping, so the jittered delay may exceed max_delay by up to f·max_delay).
+// A cell is a jitter factor (kFactors), a delay (tiny, ordinary, huge, or at
+// the cap), a path (RetryPolicy::jittered or next_delay) and a source
+// (RubyRandom or DefaultSource). The delay is the same number on both paths;
+// through next_delay it comes out of a policy's backoff (and, for the cap,
+// out of the cap: jitter is applied after capping, so the jittered delay may
+// exceed max_delay by up to f·max_delay).
 //
 //   tiny      1.3·2^-1022: the smallest normal range. A subnormal delay is
 //             quantised by binary64 itself (5e-324 jitters to 0, 5e-324 or
@@ -17,20 +17,35 @@
 //   huge      DBL_MAX/2, the largest delay whose jitter cannot overflow at
 //             any factor (fl(1 + f) <= 2).
 //   cap       30 s, the cap of a 0.5 s doubling backoff at attempt 8 (64 s).
+//
+// The cells are data (factor, policy, attempt, delay) that any sampler can
+// use; stream() is the one that samples this C++ core.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
-#include "jitter_sample.hpp"
+#include "acemq/amqp/retry_policy.hpp"
 
 namespace acemq::stats {
 
 enum class DelayKind { tiny, ordinary, huge, cap };
 enum class Path { jittered, next_delay };
 enum class SourceKind { ruby, default_source };
+
+inline constexpr double kFactors[] = {0.05, 0.2, 0.5, 1.0};
+inline constexpr DelayKind kDelayKinds[] = {DelayKind::tiny, DelayKind::ordinary, DelayKind::huge,
+                                            DelayKind::cap};
+
+// The policy and attempt whose unjittered next_delay is a cell's delay.
+struct Backoff {
+  amqp::RetryPolicy::Options options;
+  std::int64_t attempt = 1;
+};
 
 struct Cell {
   double factor = 0.2;
@@ -40,21 +55,24 @@ struct Cell {
 
   // "jittered/ruby/f0.2/ordinary": stable, usable in file and test names.
   std::string name() const;
+  Backoff backoff() const;
   // The unjittered delay d of this cell.
   double delay_seconds() const;
 };
 
-inline constexpr double kFactors[] = {0.05, 0.2, 0.5, 1.0};
-
 std::vector<Cell> grid();
 
-// n jittered delays of the cell, from the real policy and the cell's source
-// seeded with `seed` (RubyRandom takes its low 32 bits, which is all Ruby's
-// srand keeps below 2^32).
-JitterSample sample(const Cell& cell, std::size_t n, std::uint64_t seed);
+// A stream of jittered delays: each call fills the span with the next ones.
+using JitterStream = std::function<void(std::span<double>)>;
 
-// A 64-bit seed for each (run seed, cell index): SplitMix64 of both, so
-// neighbouring cells get unrelated streams.
-std::uint64_t cell_seed(std::uint64_t run_seed, std::size_t index);
+// The cell's jittered delays from the real policy, its source seeded with
+// `seed` (RubyRandom takes its low 32 bits, which is all Ruby's srand keeps
+// below 2^32; DefaultSource reseeds the calling thread's engine, so the
+// stream must be drained on the thread that made it).
+JitterStream stream(const Cell& cell, std::uint64_t seed);
+
+// A seed for each (seed, index): SplitMix64 of both, so neighbouring cells
+// and segments get unrelated streams.
+std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index);
 
 }  // namespace acemq::stats

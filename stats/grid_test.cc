@@ -1,6 +1,6 @@
-// The per-commit grid: every cell of grid.hpp, 10^6 samples, fixed seeds.
-// A cell passes when its jittered delays stay in range and none of the
-// battery's nine p-values falls below the run's Bonferroni share of 1e-6.
+// The per-commit grid: every cell of grid.hpp, kCommitSamples draws, fixed
+// seeds. A cell passes when its jittered delays stay in range and none of
+// the battery's p-values falls below the run's Bonferroni share of 1e-6.
 #include <cctype>
 #include <iostream>
 #include <string>
@@ -10,7 +10,10 @@
 #include "battery.hpp"
 #include "family.hpp"
 #include "grid.hpp"
+#include "night.hpp"
+#include "runner.hpp"
 #include "runs.hpp"
+#include "test_support.hpp"
 
 namespace acemq::stats {
 namespace {
@@ -19,19 +22,20 @@ class GridCell : public testing::TestWithParam<std::size_t> {};
 
 TEST_P(GridCell, JitterIsUniformSymmetricAndIndependent) {
   const std::vector<Cell> cells = grid();
-  const Cell& cell = cells.at(GetParam());
-  const std::uint64_t seed = cell_seed(kCommitSeed, GetParam());
-  const double alpha = per_test_alpha(cells.size() * kTestsPerSample);
-  std::cout << "cell " << cell.name() << ": d = " << cell.delay_seconds() << ", seed " << seed
-            << ", n " << kCommitSamples << ", alpha per test " << alpha << "\n";
-  RecordProperty("seed", std::to_string(seed));
+  const Job job = grid_job(cells.at(GetParam()), GetParam(), kCommitSeed, kCommitSamples);
+  const double alpha = per_test_alpha(family_size());
+  std::cout << "cell " << job.info.name << ": d = " << job.info.delay << ", seed " << job.info.seed
+            << ", n " << job.info.n << ", alpha per test " << alpha << "\n";
+  RecordProperty("seed", std::to_string(job.info.seed));
 
-  JitterSample s = sample(cell, kCommitSamples, seed);
-  EXPECT_TRUE(s.range.ok()) << s.range.outside << " delays outside [" << s.range.lo << ", "
-                            << s.range.hi << "], first " << s.range.first_outside;
-  const Analysis a = analyze(std::move(s.u), cell.factor);
+  Accumulator accumulator;
+  const BatteryState state = run_slice(job, 0, job.info.segments(), accumulator);
+  EXPECT_TRUE(state.range.ok()) << state.range.outside << " delays outside [" << state.range.lo
+                                << ", " << state.range.hi << "], first "
+                                << state.range.first_outside;
+  const Analysis a = analyze(state);
+  print_analysis(std::cout, a, state.range, alpha);
   for (const TestResult& t : a.tests) {
-    std::cout << "  " << t.name << ": statistic " << t.statistic << ", p " << t.p_value << "\n";
     EXPECT_GE(t.p_value, alpha) << t.name << " rejects uniform jitter (statistic " << t.statistic
                                 << ")";
   }

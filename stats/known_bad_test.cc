@@ -13,33 +13,30 @@
 #include "family.hpp"
 #include "grid.hpp"
 #include "known_bad.hpp"
+#include "night.hpp"
 #include "runs.hpp"
+#include "test_support.hpp"
 
 namespace acemq::stats {
 namespace {
 
-constexpr std::uint32_t kSeed = 20240004;
+constexpr std::uint64_t kSeed = 20240004;
 
 class KnownBadDouble : public testing::TestWithParam<std::tuple<std::size_t, double>> {};
 
 TEST_P(KnownBadDouble, IsRejected) {
   const KnownBad bad = known_bad().at(std::get<0>(GetParam()));
   const double factor = std::get<1>(GetParam());
-  const double delay = Cell{.factor = factor, .delay = DelayKind::ordinary}.delay_seconds();
-  const double alpha = per_test_alpha(grid().size() * kTestsPerSample);
-  std::cout << bad.name << " (" << bad.bug << "): d = " << delay << ", f = " << factor << ", seed "
-            << kSeed << ", n " << kCommitSamples << "\n";
+  const Job job = known_bad_job(bad, factor, kSeed, kCommitSamples);
+  const double alpha = per_test_alpha(family_size());
+  std::cout << bad.name << " (" << bad.bug << "): d = " << job.info.delay << ", f = " << factor
+            << ", seed " << kSeed << ", n " << job.info.n << ", alpha " << alpha << "\n";
 
-  JitterSample s = bad.sample(delay, factor, kCommitSamples, kSeed);
-  const RangeCheck range = s.range;
-  const Analysis a = analyze(std::move(s.u), factor);
-  std::cout << "  range: " << (range.ok() ? "ok" : "FAILS") << " [" << range.min << ", "
-            << range.max << "] vs [" << range.lo << ", " << range.hi << "]\n";
-  for (const TestResult& t : a.tests) {
-    std::cout << "  " << t.name << ": statistic " << t.statistic << ", p " << t.p_value
-              << (t.p_value < alpha ? "  REJECTS" : "") << "\n";
-  }
-  const std::vector<std::string> rejected = rejected_by(a, range, alpha);
+  Accumulator accumulator;
+  const BatteryState state = run_slice(job, 0, job.info.segments(), accumulator);
+  const Analysis a = analyze(state);
+  print_analysis(std::cout, a, state.range, alpha);
+  const std::vector<std::string> rejected = rejected_by(a, state.range, alpha);
   for (const std::string& expected : bad.caught_by) {
     EXPECT_NE(std::find(rejected.begin(), rejected.end(), expected), rejected.end())
         << expected << " does not reject " << bad.name;

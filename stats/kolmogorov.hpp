@@ -5,9 +5,9 @@
 //
 //   P(K > x) = 2 Σ_{k≥1} (−1)^(k−1) exp(−2k²x²),
 //
-// which is what the statistical suite uses (its n is 10^5 or more, where the
-// limit is off by O(1/sqrt(n)) and errs towards larger p-values, i.e. fewer
-// false alarms). kolmogorov_smirnov_cdf is the exact law of D_n for small n
+// which is what the statistical suite uses (at the battery's n, at least
+// kMinimumSamples, the limit is off by O(1/sqrt(n)) and errs towards larger
+// p-values, i.e. fewer false alarms). kolmogorov_smirnov_cdf is the exact law of D_n for small n
 // (Marsaglia, Tsang and Wang, J. Stat. Softw. 8(18), 2003), kept to check the
 // limit against.
 #pragma once
@@ -19,7 +19,7 @@ namespace acemq::stats {
 double kolmogorov_cdf(double x);
 
 // P(K > x), accurate to a few ulps relative far into the tail (1e-300), which
-// the p-values of a 10^7-sample test need.
+// the p-values of a large-n test reach.
 double kolmogorov_sf(double x);
 
 // The critical value: x with P(K > x) = alpha, for alpha in (0, 1).

@@ -1,16 +1,26 @@
 # The nightly statistics run as a CTest dashboard script, fully offline:
 #
-#   ctest -S stats/nightly.cmake                      # fresh seed
+#   ctest -S stats/nightly.cmake                      # fresh seed, one machine
 #   ctest -S stats/nightly.cmake -DSTATS_SEED=1234    # replay a night
 #   ctest -S stats/nightly.cmake -DSTATS_N=30000000 -DSTATS_REPORT_DIR=/tmp/r
 #   ctest -S stats/nightly.cmake -DCTEST_BINARY_DIRECTORY=/path/to/build
 #
+# A night over N machines (GitLab, Jenkins, any CI with a matrix; the GitHub
+# Actions form is .github/workflows/nightly.yml), every step with the same
+# STATS_SEED:
+#
+#   ctest -S stats/nightly.cmake -DSTATS_SEED=1234 -DSTATS_SHARD=K/N \
+#         -DSTATS_STATE_FILE=shards/shard-K-of-N.state          # on runner K
+#   ctest -S stats/nightly.cmake -DSTATS_MERGE=shards           # once all N are in
+#
 # It starts a Nightly dashboard, configures (Release, warnings as errors),
-# builds stats_nightly and runs the `nightly` label. There is no update step
-# and no ctest_submit: nothing leaves the machine. CTest's own record lands in
-# <build>/Testing/<tag>/ (Configure.xml, Build.xml, Test.xml); the report in
-# STATS_REPORT_DIR, by default <build>/stats-report. The script fails when
-# any step does.
+# builds stats_nightly and runs the `nightly` label: the whole night, one
+# shard (which writes its state file instead of a report), or the merge
+# (which reads the N state files and writes the night's verdict and report).
+# There is no update step and no ctest_submit: nothing leaves the machine.
+# CTest's own record lands in <build>/Testing/<tag>/ (Configure.xml,
+# Build.xml, Test.xml); the report in STATS_REPORT_DIR, by default
+# <build>/stats-report. The script fails when any step does.
 cmake_minimum_required(VERSION 3.25)
 
 get_filename_component(CTEST_SOURCE_DIRECTORY "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
@@ -25,16 +35,21 @@ set(CTEST_BUILD_NAME "acemq-retry-stats-nightly")
 set(CTEST_NIGHTLY_START_TIME "00:00:00 UTC")
 
 # The run's knobs reach stats_nightly through the environment, which CTest
-# passes on to the test.
-foreach(knob STATS_SEED STATS_N STATS_REPORT_DIR STATS_JOBS)
+# passes on to the test. Relative paths are the caller's, not the test's.
+foreach(knob STATS_SEED STATS_N STATS_REPORT_DIR STATS_JOBS STATS_SHARD STATS_STATE_FILE
+        STATS_MERGE)
   if(DEFINED ${knob})
-    set(ENV{${knob}} "${${knob}}")
+    set(value "${${knob}}")
+    if(knob MATCHES "_(DIR|FILE)$|MERGE$" AND NOT IS_ABSOLUTE "${value}")
+      get_filename_component(value "${value}" ABSOLUTE BASE_DIR "$ENV{PWD}")
+    endif()
+    set(ENV{${knob}} "${value}")
   endif()
 endforeach()
 
 ctest_start(Nightly)
 ctest_configure(
-  OPTIONS "-DCMAKE_BUILD_TYPE=Release;-DACEMQ_RETRY_WERROR=ON;-DACEMQ_RETRY_BUILD_BENCH=OFF"
+  OPTIONS "-DCMAKE_BUILD_TYPE=Release;-DCMAKE_COMPILE_WARNING_AS_ERROR=ON;-DACEMQ_RETRY_BUILD_BENCH=OFF"
   RETURN_VALUE configure_result)
 if(NOT configure_result EQUAL 0)
   message(FATAL_ERROR "nightly: configure failed (${configure_result})")
@@ -50,20 +65,31 @@ endif()
 ctest_test(INCLUDE_LABEL "^nightly$" RETURN_VALUE test_result)
 
 # CTest keeps the test's output (seed first, progress after) in
-# Testing/Temporary/LastTest_<tag>.log; the seed is repeated here from the
-# report so that a failing night can be replayed from this script's output.
+# Testing/Temporary/LastTest_<tag>.log; the seed is repeated here so that a
+# failing night can be replayed from this script's output.
+if(DEFINED ENV{STATS_SHARD})
+  if(NOT test_result EQUAL 0)
+    message(FATAL_ERROR "nightly: shard $ENV{STATS_SHARD} FAILED to draw; its log is "
+      "${CTEST_BINARY_DIRECTORY}/Testing/Temporary/LastTest_*.log")
+  endif()
+  message("nightly: shard $ENV{STATS_SHARD} of seed $ENV{STATS_SEED} drawn; merge the shards' "
+    "state files with ctest -S stats/nightly.cmake -DSTATS_MERGE=<their directory>")
+  return()
+endif()
 if(DEFINED ENV{STATS_REPORT_DIR})
   set(report_dir "$ENV{STATS_REPORT_DIR}")
 else()
   set(report_dir "${CTEST_BINARY_DIRECTORY}/stats-report")
 endif()
 set(seed "<see the first line of Testing/Temporary/LastTest_*.log>")
+set(replay "")
 if(EXISTS "${report_dir}/results.json")
   file(READ "${report_dir}/results.json" results)
   string(JSON seed ERROR_VARIABLE json_error GET "${results}" seed)
+  string(JSON replay ERROR_VARIABLE json_error GET "${results}" replay)
 endif()
 if(NOT test_result EQUAL 0)
-  message(FATAL_ERROR "nightly: FAILED with seed ${seed}; replay with "
-    "ctest -S stats/nightly.cmake -DSTATS_SEED=${seed}; report: ${report_dir}/summary.md")
+  message(FATAL_ERROR "nightly: FAILED with seed ${seed}; replay with ${replay} "
+    "(or ctest -S stats/nightly.cmake -DSTATS_SEED=${seed}); report: ${report_dir}/summary.md")
 endif()
 message("nightly: passed, seed ${seed}; report: ${report_dir}/summary.md")

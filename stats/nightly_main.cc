@@ -1,33 +1,36 @@
-// stats_nightly: the large statistical run (ctest label `nightly`).
+// stats_nightly: the large statistical run (ctest label `nightly`), whole or
+// in shards.
 //
-// A fresh seed each night, printed first so that any failure can be
-// replayed (STATS_SEED or --seed); 10^7 samples per grid cell; Holm's
-// correction holding the family-wise false-alarm rate at 1e-6; progress on
-// stderr; a report directory with JSON, Markdown and pictures. Exits 1 when
-// a cell fails or a known-bad double is not rejected.
-#include <atomic>
-#include <chrono>
+// A fresh seed each night, printed first so that any failure can be replayed
+// (STATS_SEED or --seed); kNightlySamples per grid cell, streamed through the
+// battery in segments; Holm's correction holding the family-wise false-alarm
+// rate at 1e-6; progress on stderr; a report directory with JSON, Markdown
+// and pictures. Exits 1 when a cell fails or a known-bad double is not
+// rejected, 2 on a usage error.
+//
+// `--shard K/N` draws the K-th of N equal shares of the night's segments and
+// writes their states to a file instead of a report; `--merge` reads the N
+// files and writes the verdict and report one process would have.
 #include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <iostream>
-#include <mutex>
+#include <optional>
 #include <random>
-#include <regex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
-#include "battery.hpp"
 #include "family.hpp"
-#include "grid.hpp"
-#include "known_bad.hpp"
-#include "kolmogorov.hpp"
+#include "night.hpp"
+#include "progress.hpp"
 #include "report.hpp"
+#include "runner.hpp"
 #include "runs.hpp"
+#include "state_file.hpp"
+#include "verdict.hpp"
 
 #ifndef STATS_DEFAULT_REPORT_DIR
 #define STATS_DEFAULT_REPORT_DIR "stats-report"
@@ -36,169 +39,216 @@
 namespace {
 
 using namespace acemq::stats;
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 std::uint64_t fresh_seed() {
   std::random_device device;
   return (static_cast<std::uint64_t>(device()) << 32U) | device();
 }
 
-// A unit of work: one grid cell or one known-bad double.
-struct Job {
-  std::string name;
-  std::string description;
-  double delay;
-  double factor;
-  std::uint64_t seed;
-  std::function<JitterSample(std::size_t)> sample;
+struct ShardId {
+  std::size_t k = 1;
+  std::size_t n = 1;
 };
 
-int run(int argc, char** argv) {
-  CLI::App app{"Nightly statistical test of jitter: uniform, symmetric, independent"};
-  std::uint64_t seed = 0;
-  std::size_t n = kNightlySamples;
-  std::string report_dir = STATS_DEFAULT_REPORT_DIR;
-  unsigned jobs = 2;
-  std::string only;
-  bool with_known_bad = true;
-  app.add_option("--seed", seed, "replay this run's seed (default: fresh)")->envname("STATS_SEED");
-  app.add_option("--n", n, "samples per cell (at least 10^7 for a real nightly)")
-      ->envname("STATS_N");
-  app.add_option("--report-dir", report_dir, "where the report goes")
-      ->envname("STATS_REPORT_DIR")
-      ->capture_default_str();
-  app.add_option("--jobs", jobs, "worker threads")->envname("STATS_JOBS")->capture_default_str();
-  app.add_option("--only", only, "run only the cells whose name matches this regex");
-  app.add_flag("!--no-known-bad", with_known_bad, "skip the known-bad doubles");
-  CLI11_PARSE(app, argc, argv);
-
-  const bool replay = app.count("--seed") > 0 || std::getenv("STATS_SEED") != nullptr;
-  if (!replay) seed = fresh_seed();
-  std::cerr << "stats_nightly: seed " << seed << (replay ? " (replayed)" : " (fresh)")
-            << "; replay with STATS_SEED=" << seed << "\n";
-  std::cout << "seed " << seed << "\n" << std::flush;
-  if (n < kMinimumSamples) {
-    std::cerr << "stats_nightly: --n must be at least " << kMinimumSamples << "\n";
-    return 2;
+// "K/N" with 1 <= K <= N.
+std::optional<ShardId> parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) return std::nullopt;
+  try {
+    std::size_t used_k = 0;
+    std::size_t used_n = 0;
+    const unsigned long k = std::stoul(text.substr(0, slash), &used_k);
+    const unsigned long n = std::stoul(text.substr(slash + 1), &used_n);
+    if (used_k != slash || used_n != text.size() - slash - 1 || k < 1 || k > n) return std::nullopt;
+    return ShardId{k, n};
+  } catch (const std::exception&) {
+    return std::nullopt;
   }
+}
 
-  const std::vector<Cell> cells = grid();
-  std::vector<Job> work;
-  const std::regex filter(only.empty() ? ".*" : only);
-  for (std::size_t i = 0; i < cells.size(); ++i) {
-    const Cell cell = cells[i];
-    if (!std::regex_search(cell.name(), filter)) continue;
-    const std::uint64_t s = cell_seed(seed, i);
-    work.push_back({cell.name(), "", cell.delay_seconds(), cell.factor, s,
-                    [cell, s](std::size_t count) { return sample(cell, count, s); }});
-  }
-  const std::size_t grid_jobs = work.size();
-  if (with_known_bad) {
-    // Each double once, at f = 0.2 (the exponential factory's) and the
-    // ordinary delay: the report shows what a rejection looks like.
-    const double delay = Cell{.factor = 0.2, .delay = DelayKind::ordinary}.delay_seconds();
-    std::size_t i = cells.size();
-    for (const KnownBad& bad : known_bad()) {
-      const auto s = static_cast<std::uint32_t>(cell_seed(seed, i++));
-      work.push_back(
-          {"known_bad/" + bad.name, bad.bug, delay, 0.2, s,
-           [bad, delay, s](std::size_t count) { return bad.sample(delay, 0.2, count, s); }});
-    }
-  }
-
-  // The family is the full grid's tests even under --only, so a partial
-  // run is never more lenient than the full one.
-  const std::size_t family_size = cells.size() * kTestsPerSample;
-  const double per_test = per_test_alpha(family_size);
-  std::cerr << "stats_nightly: " << grid_jobs << " cells and " << work.size() - grid_jobs
-            << " known-bad doubles, n = " << n << " each, " << jobs
-            << " threads; family-wise alpha 1e-6 over " << family_size
-            << " tests (Holm; Bonferroni share " << per_test << ")\n";
-
-  std::vector<Outcome> outcomes(work.size());
-  std::atomic<std::size_t> next{0};
-  std::atomic<std::size_t> done{0};
-  std::mutex progress;
-  const Clock::time_point start = Clock::now();
-  const auto worker = [&] {
-    for (std::size_t i = next++; i < work.size(); i = next++) {
-      const Job& job = work[i];
-      const Clock::time_point begun = Clock::now();
-      JitterSample s = job.sample(n);
-      Outcome& o = outcomes[i];
-      o.name = job.name;
-      o.description = job.description;
-      o.delay = job.delay;
-      o.factor = job.factor;
-      o.seed = job.seed;
-      o.range = s.range;
-      o.analysis = analyze(std::move(s.u), job.factor);
-      o.seconds = seconds_since(begun);
-      double smallest = 1.0;
-      for (const TestResult& t : o.analysis.tests) smallest = std::min(smallest, t.p_value);
-      const std::lock_guard<std::mutex> lock(progress);
-      char line[256];
-      std::snprintf(line, sizeof line,
-                    "[%3zu/%zu] %-40s %5.1f s  range %s  smallest p %.3g  (%.0f s elapsed)\n",
-                    ++done, work.size(), job.name.c_str(), o.seconds, o.range.ok() ? "ok" : "FAILS",
-                    smallest, seconds_since(start));
-      std::cerr << line << std::flush;
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t < std::max(1U, jobs); ++t) threads.emplace_back(worker);
-  for (std::thread& t : threads) t.join();
-
-  // Holm over the whole grid family; the doubles are judged alone, each
-  // test at the Bonferroni share.
-  std::vector<double> p;
-  for (std::size_t i = 0; i < grid_jobs; ++i) {
-    for (const TestResult& t : outcomes[i].analysis.tests) p.push_back(t.p_value);
-  }
-  // Padded with p = 1 for cells left out by --only: Holm's thresholds are
-  // then those of the full family.
-  p.resize(family_size, 1.0);
-  const std::vector<bool> holm = holm_rejections(p, kFamilyAlpha);
-  RunReport run;
-  run.seed = seed;
-  run.n = n;
-  run.family_size = family_size;
-  run.ks_critical = kolmogorov_critical_value(per_test);
-  for (std::size_t i = 0; i < outcomes.size(); ++i) {
-    Outcome& o = outcomes[i];
-    for (std::size_t k = 0; k < o.analysis.tests.size(); ++k) {
-      o.rejected.push_back(i < grid_jobs ? holm[i * kTestsPerSample + k]
-                                         : o.analysis.tests[k].p_value < per_test);
-    }
-    (i < grid_jobs ? run.cells : run.known_bad).push_back(std::move(o));
-  }
-  run.seconds = seconds_since(start);
+// The verdict's last words, on stdout, and the exit status.
+int finish(const RunReport& run, const std::filesystem::path& report_dir) {
   const std::filesystem::path summary = write_report(report_dir, run);
-
   for (const Outcome& o : run.cells) {
-    if (o.failed()) std::cout << "FAIL " << o.name << "\n";
+    if (o.failed()) std::cout << "FAIL " << o.job.name << "\n";
   }
   for (const Outcome& o : run.known_bad) {
-    if (!o.failed()) std::cout << "NOT REJECTED " << o.name << "\n";
+    if (!o.failed()) std::cout << "NOT REJECTED " << o.job.name << "\n";
   }
-  std::cout << (run.passed() ? "PASS" : "FAIL") << ": seed " << seed << ", " << run.seconds
-            << " s; report " << summary.string() << "\n";
+  std::cout << (run.passed() ? "PASS" : "FAIL") << ": seed " << run.seed << ", " << run.cells.size()
+            << " cells at n " << run.n << "; report " << summary.string() << "\n";
   std::cerr << "stats_nightly: report in " << std::filesystem::absolute(report_dir).string()
             << "\n";
   return run.passed() ? 0 : 1;
 }
 
+std::string cell_line(const Outcome& o) {
+  char line[256];
+  std::snprintf(line, sizeof line, "%s: %.1f s, range %s, smallest p %.3g", o.job.name.c_str(),
+                o.seconds, o.range.ok() ? "ok" : "FAILS", o.smallest_p());
+  return line;
+}
+
+// Merges a night's shards; `seed`, when given, must be the night's.
+int merge(const std::vector<std::filesystem::path>& paths, const std::filesystem::path& report_dir,
+          std::optional<std::uint64_t> seed) {
+  const std::vector<std::filesystem::path> files = state_files(paths);
+  std::cerr << "stats_nightly: merging " << files.size() << " state files\n";
+  std::vector<Outcome> outcomes;
+  const StateFileHeader night = merge_shards(
+      files, [&](std::size_t job, const JobInfo& info, BatteryState&& state, double seconds) {
+        if (outcomes.size() <= job) outcomes.resize(job + 1);
+        outcomes[job] = outcome_of(info, state, seconds);
+        std::cerr << "  merged " << cell_line(outcomes[job]) << "\n";
+      });
+  if (seed && *seed != night.night_seed) {
+    std::cerr << "stats_nightly: the state files are of the night of seed " << night.night_seed
+              << ", not " << *seed << " (--seed or STATS_SEED)\n";
+    return 2;
+  }
+  RunReport run = judge(std::move(outcomes), night.family_size);
+  run.seed = night.night_seed;
+  run.plan = night.plan;
+  run.replay = night.replay;
+  run.shards = night.shards;
+  std::cout << "seed " << run.seed << " (merged from " << night.shards << " shards)\n";
+  return finish(run, report_dir);
+}
+
+int night_main(int argc, char** argv) {
+  CLI::App app{"Nightly statistical test of jitter: uniform, symmetric, independent"};
+  NightPlan plan;
+  std::string report_dir = STATS_DEFAULT_REPORT_DIR;
+  unsigned threads = 2;
+  std::string shard_text;
+  std::string state_file;
+  std::vector<std::string> merge_paths;
+  double interval = 30.0;
+  app.add_option("--seed", plan.seed, "replay this night's seed (default: fresh)")
+      ->envname("STATS_SEED");
+  app.add_option("--n", plan.n, "samples per cell")->envname("STATS_N")->capture_default_str();
+  app.add_option("--report-dir", report_dir, "where the report goes")
+      ->envname("STATS_REPORT_DIR")
+      ->capture_default_str();
+  app.add_option("--jobs", threads, "worker threads")->envname("STATS_JOBS")->capture_default_str();
+  app.add_option("--only", plan.only, "run only the cells whose name matches this regex");
+  app.add_flag("!--no-known-bad", plan.with_known_bad, "skip the known-bad doubles");
+  app.add_option("--shard", shard_text,
+                 "draw shard K of N (K/N) and write its state file instead of a report")
+      ->envname("STATS_SHARD");
+  app.add_option("--state-file", state_file,
+                 "where a shard's state goes (default: <report-dir>/shard-K-of-N.state)")
+      ->envname("STATS_STATE_FILE");
+  app.add_option("--merge", merge_paths,
+                 "merge these shard state files (or every *.state in these directories) into "
+                 "the night's verdict and report")
+      ->envname("STATS_MERGE");
+  app.add_option("--progress-every", interval, "seconds between progress lines")
+      ->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  const bool replay = app.count("--seed") > 0 || std::getenv("STATS_SEED") != nullptr;
+  if (!merge_paths.empty()) {
+    // The files say which night they are; an option that would draw another
+    // is a mistake on the command line (the environment may hold the
+    // shards' own settings, which the merge ignores).
+    for (const std::string option : {"--n", "--only", "--no-known-bad", "--shard"}) {
+      for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == option || arg.rfind(option + "=", 0) == 0) {
+          std::cerr << "stats_nightly: --merge takes the night from its files; " << option
+                    << " does not apply\n";
+          return 2;
+        }
+      }
+    }
+    std::vector<std::filesystem::path> paths(merge_paths.begin(), merge_paths.end());
+    return merge(paths, report_dir,
+                 replay ? std::optional<std::uint64_t>(plan.seed) : std::nullopt);
+  }
+
+  std::optional<ShardId> shard_id;
+  if (!shard_text.empty()) {
+    shard_id = parse_shard(shard_text);
+    if (!shard_id) {
+      std::cerr << "stats_nightly: --shard must be K/N with 1 <= K <= N, got '" << shard_text
+                << "'\n";
+      return 2;
+    }
+    if (!replay) {
+      std::cerr << "stats_nightly: --shard " << shard_text
+                << " needs the night's seed (--seed or STATS_SEED), the same for all "
+                << shard_id->n << " shards\n";
+      return 2;
+    }
+  }
+  if (plan.n < kMinimumSamples || plan.n > kMaxSamples) {
+    std::cerr << "stats_nightly: --n must be in [" << kMinimumSamples << ", " << kMaxSamples
+              << "], got " << plan.n << "\n";
+    return 2;
+  }
+  if (!replay) plan.seed = fresh_seed();
+  const std::string replay_hint =
+      "stats_nightly " + plan.arguments() + (shard_id ? " --shard " + shard_text : std::string());
+  std::cerr << "stats_nightly: seed " << plan.seed << (replay ? " (replayed)" : " (fresh)")
+            << "; replay with " << replay_hint << "\n";
+  std::cout << "seed " << plan.seed << "\n" << std::flush;
+
+  const std::vector<Job> all_jobs = jobs(plan);
+  const std::vector<Slice> slices =
+      shard_id ? shard(all_jobs, shard_id->k, shard_id->n) : whole(all_jobs);
+  const std::uint64_t samples = samples_in(all_jobs, slices);
+  const std::size_t family = family_size();
+  std::cerr << "stats_nightly: " << plan.describe() << "; " << slices.size() << " cells, "
+            << samples << " samples on " << threads << " threads; family-wise alpha 1e-6 over "
+            << family << " tests (Holm; Bonferroni share " << per_test_alpha(family) << ")\n";
+  Progress progress(std::cerr, slices.size(), samples, interval);
+
+  if (shard_id) {
+    std::cerr << "stats_nightly: shard " << shard_text << " of the night of seed " << plan.seed
+              << ": each segment draws from a seed derived from the night's, its cell's index "
+                 "and its own, so the shards of any N merge into the one-process night\n";
+    const std::filesystem::path path =
+        state_file.empty()
+            ? std::filesystem::path(report_dir) / ("shard-" + std::to_string(shard_id->k) + "-of-" +
+                                                   std::to_string(shard_id->n) + ".state")
+            : std::filesystem::path(state_file);
+    StateFileHeader header{plan.seed, plan.describe(), plan.arguments(), family,
+                           {},        shard_id->k,     shard_id->n};
+    for (const Job& job : all_jobs) header.jobs.push_back(job.info);
+    StateFileWriter writer(path, header);
+    run(all_jobs, slices, threads, progress, [&](SliceResult&& r) {
+      writer.write(r);
+      const JobInfo& info = all_jobs[r.slice.job].info;
+      progress.cell_done(info.name + " segments " + std::to_string(r.slice.begin) + ".." +
+                         std::to_string(r.slice.end) + " of " + std::to_string(info.segments()));
+    });
+    writer.finish();
+    std::cout << "shard " << shard_text << ": seed " << plan.seed << ", state in " << path.string()
+              << "; merge the " << shard_id->n << " files with stats_nightly --merge <files>\n";
+    return 0;
+  }
+
+  std::vector<Outcome> outcomes(all_jobs.size());
+  run(all_jobs, slices, threads, progress, [&](SliceResult&& r) {
+    Outcome& o = outcomes[r.slice.job];
+    o = outcome_of(all_jobs[r.slice.job].info, r.state, r.seconds);
+    progress.cell_done(cell_line(o));
+  });
+  RunReport report = judge(std::move(outcomes), family);
+  report.seed = plan.seed;
+  report.plan = plan.describe();
+  report.replay = plan.arguments();
+  return finish(report, report_dir);
+}
+
 }  // namespace
 
-// A bad --only regex or an unwritable --report-dir is the user's to fix: say
-// so in one line, not with std::terminate's abort.
+// A bad --only regex, an unwritable --report-dir or a damaged state file is
+// the user's to fix: say so in one line, not with std::terminate's abort.
 int main(int argc, char** argv) {
   try {
-    return run(argc, argv);
+    return night_main(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "stats_nightly: " << e.what() << "\n";
     return 2;

@@ -1,6 +1,7 @@
 #include "power.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/complement.hpp>
@@ -10,6 +11,7 @@
 
 #include "battery.hpp"
 #include "kolmogorov.hpp"
+#include "runs.hpp"
 
 namespace acemq::stats {
 namespace {
@@ -20,28 +22,39 @@ double poisson_at_least(double lambda, double c) {
   return boost::math::cdf(boost::math::complement(boost::math::poisson(lambda), c - 1.0));
 }
 
+std::string g3(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", x);
+  return text;
+}
+
 }  // namespace
 
 double normal_upper_quantile(double p) {
   return boost::math::quantile(boost::math::complement(boost::math::normal(), p));
 }
 
-std::vector<PowerRow> power_table(std::size_t n, double alpha, double factor) {
+std::vector<PowerRow> power_table(std::uint64_t n, double alpha, double factor) {
   const double root_n = std::sqrt(static_cast<double>(n));
   // One-sided: an alternative that pushes the statistic one way.
   const double z_power = normal_upper_quantile(1.0 - kPower);
   const double z_two_sided = normal_upper_quantile(alpha / 2.0);
   const double k_alpha = kolmogorov_critical_value(alpha);
+  // The histogram's bins a side, and so the largest null mass of a bin of u
+  // (1/2H) and of |u| (1/H): the most the binning can hide of a deviation.
+  const double half = std::ldexp(1.0, histogram_bits_for(n));
   std::vector<PowerRow> rows;
-  const auto add = [&](const char* test, double smallest, const char* measure) {
-    rows.push_back(PowerRow{test, alpha, n, smallest, measure});
+  const auto add = [&](const char* test, double smallest, std::string measure) {
+    rows.push_back(PowerRow{test, alpha, n, smallest, std::move(measure)});
   };
 
   // At the point where |F − F0| = delta the ECDF is off by delta plus noise
   // of standard deviation sqrt(p(1 − p)/n) <= 0.5/sqrt(n), and D is at least
   // that: so D > K_alpha/sqrt(n) with probability >= 0.999 once
-  // delta >= (K_alpha + 0.5·z_0.999)/sqrt(n).
-  add(kKolmogorovSmirnov, (k_alpha + 0.5 * z_power) / root_n, "sup|F − F0| of u");
+  // delta >= (K_alpha + 0.5·z_0.999)/sqrt(n). The nearest edge sees all but
+  // one bin's null mass of it.
+  add(kKolmogorovSmirnov, (k_alpha + 0.5 * z_power) / root_n + 1.0 / (2.0 * half),
+      "sup|F − F0| of u");
 
   const double bins = kChiSquareBins;
   const double critical =
@@ -49,12 +62,12 @@ std::vector<PowerRow> power_table(std::size_t n, double alpha, double factor) {
   const double lambda =
       boost::math::non_central_chi_squared::find_non_centrality(bins - 1, critical, 1.0 - kPower);
   add(kChiSquare, std::sqrt(lambda / static_cast<double>(n)),
-      "Cohen's w = sqrt(k·Σ(p_i − 1/k)²), k = 1024 bins");
+      "Cohen's w = sqrt(k·Σ(p_i − 1/k)²), k = " + std::to_string(kChiSquareBins) + " bins");
 
   add(kSign, (z_two_sided + z_power) * 0.5 / root_n, "|P(u < 0) − 1/2|");
 
   // Each half holds ~n/2, so the effective two-sample size is n/4.
-  add(kMirror, (k_alpha + 0.5 * z_power) / (root_n / 2.0),
+  add(kMirror, (k_alpha + 0.5 * z_power) / (root_n / 2.0) + 1.0 / half,
       "sup|F − G|, F of u > 0, G of −u for u < 0");
 
   add(kMean, (z_two_sided + z_power) / std::sqrt(3.0) / root_n,
@@ -63,15 +76,16 @@ std::vector<PowerRow> power_table(std::size_t n, double alpha, double factor) {
   add(kVariance, (z_two_sided + z_power) * std::sqrt(4.0 / 45.0) / root_n * 3.0,
       "|Var u ÷ (1/3) − 1|");
 
-  add(kRuns, (z_two_sided + z_power) * 0.5 / root_n,
-      "|P(next u on the other side of the median) − 1/2|");
+  add(kRuns, (z_two_sided + z_power) * 0.5 / root_n, "|P(next u on the other side of 0) − 1/2|");
 
   add(kLag1, (z_two_sided + z_power) / root_n, "|lag-1 autocorrelation of u|");
 
-  // The critical count c, then the largest Poisson mean of repeats that
-  // still fails to reach c with probability 0.999, as a source's bit count:
-  // a b-bit source repeats ~C(n, 2)·2^-b times.
-  const double null_mean = repeats_null_mean_bound(n, factor);
+  // The critical count c, then the Poisson mean of repeats that reaches c
+  // with probability 0.999, as a source's bit count: a b-bit source repeats
+  // about pairs·2^-b times, pairs = Σ C(w, 2) over the windows. A cycle of
+  // period P < w repeats w − P times in each window of w.
+  const std::uint64_t pairs = window_pairs(n);
+  const double null_mean = repeats_null_mean_bound(pairs, factor);
   double c = 0.0;
   while (poisson_at_least(null_mean, c) > alpha) c += 1.0;
   double lo = 0.0;
@@ -80,12 +94,39 @@ std::vector<PowerRow> power_table(std::size_t n, double alpha, double factor) {
     const double mid = 0.5 * (lo + hi);
     (poisson_at_least(mid, c) >= kPower ? hi : lo) = mid;
   }
-  const double pairs = static_cast<double>(n) * (static_cast<double>(n) - 1.0) / 2.0;
-  rows.push_back(PowerRow{kRepeats, alpha, n, std::log2(pairs / hi),
+  const double windows = std::ceil(static_cast<double>(n) / static_cast<double>(kSegmentSamples));
+  const double window = std::min<double>(static_cast<double>(n), kSegmentSamples);
+  const double longest_cycle = window - std::ceil(c / windows);
+  rows.push_back(PowerRow{kRepeats, alpha, n, std::log2(static_cast<double>(pairs) / hi),
                           "bits of resolution (a source with fewer is caught), or a cycle "
-                          "shorter than n − " +
-                              std::to_string(static_cast<long long>(c)) + " draws"});
+                          "shorter than " +
+                              std::to_string(static_cast<long long>(longest_cycle)) + " draws"});
   return rows;
+}
+
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+double conservative(const PowerRow& row) {
+  if (row.test == kRepeats) return std::floor(row.smallest * 10.0) / 10.0;
+  const double scale = std::pow(10.0, std::floor(std::log10(row.smallest)) - 2.0);
+  return std::ceil(row.smallest / scale) * scale;
+}
+
+std::string power_table_markdown(const std::vector<PowerRow>& rows) {
+  std::string out = "| test | alpha | n | smallest deviation (power " + g3(kPower) +
+                    ") | measured as |\n| --- | --- | --- | --- | --- |\n";
+  for (const PowerRow& row : rows) {
+    out += "| " + row.test + " | " + g3(row.alpha) + " | " + std::to_string(row.n) + " | " +
+           g3(conservative(row)) + " | " + markdown_cell(row.measure) + " |\n";
+  }
+  return out;
 }
 
 }  // namespace acemq::stats

@@ -1,35 +1,38 @@
 // Prints the power table of stats/README.md for the per-commit and nightly
-// sample sizes, at the alpha each run uses.
-#include <cmath>
-#include <cstdio>
+// sample sizes (or for each n given), at the per-test alpha of the grid's
+// family:  stats_power_table [n ...]
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
 
-#include "battery.hpp"
 #include "family.hpp"
-#include "grid.hpp"
+#include "night.hpp"
 #include "power.hpp"
 #include "runs.hpp"
 
-namespace {
-
-// Deviations round up and bit counts down, so the printed figure is still
-// detected with power >= 0.999.
-double conservative(const acemq::stats::PowerRow& row) {
-  if (row.test == acemq::stats::kRepeats) return std::floor(row.smallest * 10.0) / 10.0;
-  const double scale = std::pow(10.0, std::floor(std::log10(row.smallest)) - 2.0);
-  return std::ceil(row.smallest / scale) * scale;
-}
-
-}  // namespace
-
-int main() {
+int main(int argc, char** argv) {
   using namespace acemq::stats;
-  const double alpha = per_test_alpha(grid().size() * kTestsPerSample);
-  std::printf("| test | alpha | n | smallest deviation (power 0.999) | measured as |\n");
-  std::printf("| --- | --- | --- | --- | --- |\n");
-  for (const std::size_t n : {kCommitSamples, kNightlySamples}) {
-    for (const PowerRow& row : power_table(n, alpha)) {
-      std::printf("| %s | %.3g | %s | %.3g | %s |\n", row.test.c_str(), row.alpha,
-                  n == kCommitSamples ? "10^6" : "3·10^7", conservative(row), row.measure.c_str());
+  std::vector<std::uint64_t> sizes = {kCommitSamples, kNightlySamples};
+  if (argc > 1) {
+    sizes.clear();
+    for (int i = 1; i < argc; ++i) {
+      char* end = nullptr;
+      const unsigned long long n = std::strtoull(argv[i], &end, 10);
+      if (end == argv[i] || *end != '\0' || n < 2) {
+        std::cerr << "stats_power_table: n must be a whole number of samples, got '" << argv[i]
+                  << "'\n";
+        return 2;
+      }
+      sizes.push_back(n);
     }
   }
+  std::vector<PowerRow> rows;
+  for (const std::uint64_t n : sizes) {
+    const std::vector<PowerRow> at_n = power_table(n, per_test_alpha(family_size()));
+    rows.insert(rows.end(), at_n.begin(), at_n.end());
+  }
+  std::cout << power_table_markdown(rows);
+  return EXIT_SUCCESS;
 }

@@ -1,10 +1,11 @@
 // The exact range check and the rounding of u, both stated in
-// jitter_sample.hpp, checked against the real policy at every grid cell.
+// range_check.hpp, checked against the real policy at every grid cell.
 #include <cmath>
 #include <cstdint>
 #include <iostream>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -14,7 +15,7 @@
 #include "acemq/model/unit_interval.hpp"
 #include "battery.hpp"
 #include "grid.hpp"
-#include "jitter_sample.hpp"
+#include "range_check.hpp"
 
 namespace acemq::stats {
 namespace {
@@ -50,25 +51,44 @@ TEST(Range, TheUpperBoundIsReachedSoTheCheckIsClosed) {
             bits_of(jitter_upper_bound(d, 0.5)));
 }
 
-TEST(Range, CollectCountsEverythingOutsideIncludingNaN) {
+TEST(Range, TheBatteryCountsEverythingOutsideIncludingNaN) {
   const double d = 2.0;
-  const double values[] = {d * 0.8, d * 1.2, std::nextafter(d * 0.8, 0.0),
-                           std::nextafter(d * 1.2, 3.0), std::numeric_limits<double>::quiet_NaN()};
-  std::size_t i = 0;
-  const JitterSample s = collect(d, 0.2, 5, [&] { return values[i++]; });
-  EXPECT_EQ(s.range.outside, 3U);
-  EXPECT_EQ(bits_of(s.range.first_outside), bits_of(std::nextafter(d * 0.8, 0.0)));
+  const std::vector<double> values = {d * 0.8, d * 1.2, std::nextafter(d * 0.8, 0.0),
+                                      std::nextafter(d * 1.2, 3.0),
+                                      std::numeric_limits<double>::quiet_NaN()};
+  BatteryState state(BatteryConfig{d, 0.2, kMinHistogramBits});
+  Accumulator accumulator;
+  accumulator.begin(state, 0);
+  accumulator.add_jittered(values);
+  accumulator.end();
+  EXPECT_EQ(state.range.outside, 3U);
+  EXPECT_EQ(bits_of(state.range.first_outside), bits_of(std::nextafter(d * 0.8, 0.0)));
+}
+
+TEST(Range, TheFirstOutsideIsTheEarliestSegmentsWhateverTheMergeOrder) {
+  RangeCheck early(2.0, 0.2);
+  RangeCheck late(2.0, 0.2);
+  early.add(5.0, 3);
+  late.add(7.0, 9);
+  RangeCheck a = late;
+  a.merge(early);
+  RangeCheck b = early;
+  b.merge(late);
+  EXPECT_EQ(bits_of(a.first_outside), bits_of(5.0));
+  EXPECT_EQ(bits_of(b.first_outside), bits_of(5.0));
+  EXPECT_EQ(a.outside, 2U);
 }
 
 TEST(Range, RoundingOfUStaysWithinTheStatedBound) {
-  // |u − (2r − 1)| <= 8·2^-52/f, which the repeats test's null bound uses;
+  // |u − (2r − 1)| <= u_rounding_bound(f), which the repeats test's null
+  // bound uses;
   // the draws near 0, 1/2 and 1 are where the roundings are largest.
   std::mt19937_64 engine(7);
   double largest_share = 0.0;
   for (const Cell& cell : grid()) {
     const double d = cell.delay_seconds();
     const RetryPolicy p = policy(cell.factor);
-    const double bound = 8.0 * 0x1.0p-52 / cell.factor;
+    const double bound = u_rounding_bound(cell.factor);
     double worst = 0.0;
     for (int i = 0; i < 20000; ++i) {
       double r = model::unit_interval_from_bits(engine());
@@ -78,7 +98,7 @@ TEST(Range, RoundingOfUStaysWithinTheStatedBound) {
       }
       if (!(r >= 0.0 && r < 1.0)) continue;
       const double j = p.jittered_with_draw(Seconds{d}, r).count();
-      const double u = (j / d - 1) / cell.factor;
+      const double u = u_of(j, d, cell.factor);
       worst = std::max(worst, std::abs(u - ((r * 2) - 1)));
     }
     EXPECT_LE(worst, bound) << cell.name();

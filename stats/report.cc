@@ -26,16 +26,6 @@ std::string p_text(double p) {
   return buffer;
 }
 
-// A Markdown table cell: '|' would end it.
-std::string cell_text(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 void write_file(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
@@ -57,18 +47,21 @@ nlohmann::json outcome_json(const Outcome& o) {
                      {"p_value", number(t.p_value)},
                      {"rejected", static_cast<bool>(o.rejected.at(i))}});
   }
-  return {{"name", o.name},
-          {"description", o.description},
-          {"delay", shortest(o.delay)},
-          {"jitter_factor", shortest(o.factor)},
-          {"seed", o.seed},
+  return {{"name", o.job.name},
+          {"description", o.job.description},
+          {"delay", shortest(o.job.delay)},
+          {"jitter_factor", shortest(o.job.factor)},
+          {"seed", o.job.seed},
           {"n", o.analysis.n},
+          {"histogram_bins_a_side",
+           std::size_t{1} << static_cast<unsigned>(o.analysis.picture.histogram_bits)},
           {"range",
            {{"lo", shortest(o.range.lo)},
             {"hi", shortest(o.range.hi)},
             {"min", shortest(o.range.min)},
             {"max", shortest(o.range.max)},
             {"outside", o.range.outside},
+            {"first_outside", shortest(o.range.first_outside)},
             {"ok", o.range.ok()}}},
           {"ks_d", number(o.analysis.picture.ks_d)},
           {"tests", tests},
@@ -98,26 +91,17 @@ std::string rejected_list(const Outcome& o) {
 
 void draw(const std::filesystem::path& dir, Outcome& o, const RunReport& run,
           const std::string& verdict) {
-  const PictureCaption caption{o.name, "d = " + shortest(o.delay) + ", f = " + shortest(o.factor) +
-                                           ", n = " + std::to_string(o.analysis.n) + ", seed " +
-                                           std::to_string(o.seed) + ": " + verdict};
-  o.ecdf_svg = "svg/" + file_stem(o.name) + "-ecdf.svg";
-  o.histogram_svg = "svg/" + file_stem(o.name) + "-histogram.svg";
+  const PictureCaption caption{o.job.name, "d = " + shortest(o.job.delay) +
+                                               ", f = " + shortest(o.job.factor) +
+                                               ", n = " + std::to_string(o.analysis.n) + ", seed " +
+                                               std::to_string(o.job.seed) + ": " + verdict};
+  o.ecdf_svg = "svg/" + file_stem(o.job.name) + "-ecdf.svg";
+  o.histogram_svg = "svg/" + file_stem(o.job.name) + "-histogram.svg";
   write_file(dir / o.ecdf_svg, ecdf_svg(caption, o.analysis, run.ks_critical));
   write_file(dir / o.histogram_svg, histogram_svg(caption, o.analysis));
 }
 
 }  // namespace
-
-bool Outcome::failed() const {
-  return !range.ok() || std::find(rejected.begin(), rejected.end(), true) != rejected.end();
-}
-
-bool RunReport::passed() const {
-  return std::none_of(cells.begin(), cells.end(), [](const Outcome& o) { return o.failed(); }) &&
-         std::all_of(known_bad.begin(), known_bad.end(),
-                     [](const Outcome& o) { return o.failed(); });
-}
 
 std::string file_stem(const std::string& name) {
   std::string out = name;
@@ -138,8 +122,19 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
   }
 
   const double per_test = per_test_alpha(run.family_size);
+  nlohmann::json power = nlohmann::json::array();
+  for (const PowerRow& row : run.power) {
+    power.push_back({{"test", row.test},
+                     {"alpha", row.alpha},
+                     {"n", row.n},
+                     {"power", kPower},
+                     {"smallest_deviation", row.smallest},
+                     {"measured_as", row.measure}});
+  }
   nlohmann::json json = {{"seed", run.seed},
-                         {"replay", "STATS_SEED=" + std::to_string(run.seed)},
+                         {"replay", "stats_nightly " + run.replay},
+                         {"plan", run.plan},
+                         {"shards", run.shards},
                          {"n_per_cell", run.n},
                          {"family_alpha", kFamilyAlpha},
                          {"correction", "Holm step-down over every test of every grid cell"},
@@ -148,6 +143,7 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
                          {"ks_critical_sqrt_n_d", run.ks_critical},
                          {"seconds", run.seconds},
                          {"passed", run.passed()},
+                         {"power", power},
                          {"cells", nlohmann::json::array()},
                          {"known_bad", nlohmann::json::array()}};
   for (const Outcome& o : run.cells) json["cells"].push_back(outcome_json(o));
@@ -156,6 +152,7 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
 
   const std::size_t failing = static_cast<std::size_t>(std::count_if(
       run.cells.begin(), run.cells.end(), [](const Outcome& o) { return o.failed(); }));
+  const std::string seed = std::to_string(run.seed);
   std::string md;
   md += "# Jitter statistics: nightly report\n\n";
   md += std::string("**") + (run.passed() ? "PASS" : "FAIL") +
@@ -168,27 +165,31 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
           " known-bad doubles rejected";
   }
   md += ".\n\n";
-  md += "- Seed: `" + std::to_string(run.seed) +
-        "`. Replay: `STATS_SEED=" + std::to_string(run.seed) +
-        " ctest -L nightly` (or `stats_nightly --seed " + std::to_string(run.seed) + "`).\n";
-  md += "- n = " + std::to_string(run.n) + " samples per cell; " + std::to_string(run.family_size) +
-        " tests in the family.\n";
+  md += "- Seed: `" + seed + "`. Replay: `stats_nightly " + run.replay +
+        "` (one process), or the same with `--shard K/N` on each of N machines and then "
+        "`stats_nightly --merge` (stats/README.md, \"Shards\").\n";
+  md += "- Plan: " + run.plan + "; " + std::to_string(run.family_size) +
+        " tests in the family; drawn by " + std::to_string(run.shards) +
+        (run.shards == 1 ? " process" : " shards, merged") + ".\n";
   md +=
       "- Family-wise false-alarm rate <= 1e-6, Holm's step-down correction (the first step "
       "is Bonferroni: p < " +
       p_text(per_test) + "). Known-bad doubles are outside the family.\n";
   md += "- KS acceptance band: sqrt(n)·D <= " + shortest(std::round(run.ks_critical * 1e4) / 1e4) +
         ".\n";
-  md += "- Took " + std::to_string(static_cast<long long>(std::lround(run.seconds))) + " s.\n\n";
+  md += "- The cells took " + std::to_string(static_cast<long long>(std::lround(run.seconds))) +
+        " s, each cell's wall time summed over cells.\n\n";
   md +=
       "u = (jittered / d − 1) / f must be Uniform[−1, 1) and independent; every picture "
       "plots u. The ECDF picture's lower panel shows ECDF − CDF against the KS band; the "
       "histogram's lower panel shows each bin's standardized residual.\n\n";
+  md += "## Power at this n\n\nEach test detects the deviation below with probability " +
+        p_text(kPower) + " at its alpha:\n\n" + power_table_markdown(run.power) + "\n";
   md +=
       "## Grid\n\n| cell | d | range | smallest p | rejected by | pictures |\n"
       "| --- | --- | --- | --- | --- | --- |\n";
   for (const Outcome& o : run.cells) {
-    md += "| " + o.name + " | " + shortest(o.delay) + " | " +
+    md += "| " + o.job.name + " | " + shortest(o.job.delay) + " | " +
           (o.range.ok() ? "ok" : std::to_string(o.range.outside) + " outside") + " | " +
           weakest(o) + " | " + rejected_list(o) + " | [ECDF](" + o.ecdf_svg + ") [histogram](" +
           o.histogram_svg + ") |\n";
@@ -196,10 +197,11 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
   if (!run.known_bad.empty()) {
     md +=
         "\n## Known-bad doubles (each must be rejected)\n\n"
-        "| double | bug | rejected by | pictures |\n| --- | --- | --- | --- |\n";
+        "| double | bug | n | rejected by | pictures |\n| --- | --- | --- | --- | --- |\n";
     for (const Outcome& o : run.known_bad) {
-      md += "| " + o.name + " | " + cell_text(o.description) + " | " + rejected_list(o) +
-            " | [ECDF](" + o.ecdf_svg + ") [histogram](" + o.histogram_svg + ") |\n";
+      md += "| " + o.job.name + " | " + markdown_cell(o.job.description) + " | " +
+            std::to_string(o.analysis.n) + " | " + rejected_list(o) + " | [ECDF](" + o.ecdf_svg +
+            ") [histogram](" + o.histogram_svg + ") |\n";
     }
   }
   std::filesystem::path summary = dir / "summary.md";

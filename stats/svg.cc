@@ -180,7 +180,7 @@ std::string ecdf_svg(const PictureCaption& caption, const Analysis& analysis, do
     deviation.emplace_back(bottom.x(data.ecdf_x[i]), bottom.y(data.ecdf_minus_cdf[i]));
   }
   svg.polyline(deviation, "stroke=\"#d62728\" stroke-width=\"1.2\"");
-  // D is reached at a sample point, which the grid above may straddle.
+  // D is reached at an edge of the fine bins, between the points drawn.
   const double at = std::clamp(data.ks_at, -1.0, 1.0);
   std::size_t nearest = 0;
   for (std::size_t i = 0; i < data.ecdf_x.size(); ++i) {
@@ -198,8 +198,10 @@ std::string ecdf_svg(const PictureCaption& caption, const Analysis& analysis, do
            "band ±" + number(critical, "%.3f") + "/sqrt(n) = ±" + number(band, "%.3g") +
                " (shaded): the ECDF must stay inside it",
            "start", "fill=\"#3182bd\"");
+  const double bins = std::ldexp(2.0, data.histogram_bits);
   svg.text(kWidth / 2.0, kHeight - 12,
-           "n = " + std::to_string(analysis.n) + " samples; D is exact, the curves are drawn at " +
+           "n = " + std::to_string(analysis.n) + " samples; D over " + number(bins, "%.0f") +
+               " bins, within 1/" + number(bins, "%.0f") + " of the exact D; curves at " +
                std::to_string(data.ecdf_x.size()) + " points",
            "middle", "fill=\"#666\" font-size=\"11\"");
   return svg.finish();
@@ -228,11 +230,12 @@ std::string histogram_svg(const PictureCaption& caption, const Analysis& analysi
   }
   svg.line(top.x(-1), top.y(expected), top.x(1), top.y(expected),
            "stroke=\"#d62728\" stroke-width=\"1.5\" stroke-dasharray=\"6,4\"");
-  svg.text(top.left + 8, top.y(expected) - 6, "expected n/100 = " + number(expected, "%.6g"),
+  svg.text(top.left + 8, top.y(expected) - 6,
+           "expected n/" + std::to_string(data.histogram.size()) + " = " + number(expected, "%.6g"),
            "start", "fill=\"#d62728\"");
 
   // Residuals: a bin of a uniform sample is within ±4 sigma with probability
-  // 1 − 6e-5, so a handful of the 100 may graze it, none far beyond.
+  // 1 − 6e-5, so of a hundred or so bins one may graze it, none far beyond.
   double worst = 4.0;
   std::vector<double> residuals;
   for (const std::uint64_t c : data.histogram) {
@@ -255,8 +258,9 @@ std::string histogram_svg(const PictureCaption& caption, const Analysis& analysi
            "start", "fill=\"#666\"");
   const TestResult& chi = analysis.test(kChiSquare);
   svg.text(kWidth / 2.0, kHeight - 12,
-           "100 bins for the eye; the chi-square test uses 1024: statistic " +
-               number(chi.statistic, "%.1f") + ", p = " + number(chi.p_value, "%.3g"),
+           std::to_string(data.histogram.size()) + " bins for the eye; the chi-square test uses " +
+               std::to_string(kChiSquareBins) + ": statistic " + number(chi.statistic, "%.1f") +
+               ", p = " + number(chi.p_value, "%.3g"),
            "middle", "fill=\"#666\" font-size=\"11\"");
   return svg.finish();
 }

@@ -1,12 +1,15 @@
 // Pictures of one sample of u, as standalone SVG (any browser opens them; no
 // plotting dependency).
 //
+// Both are drawn from the cell's histogram (battery.hpp's PictureData), so a
+// merged night has the same pictures as one process.
+//
 // ecdf_svg: the ECDF of u against the uniform CDF with the KS acceptance
 // band F ± c/sqrt(n) on top, and below it the same on a readable scale, the
-// deviation ECDF − F against ±c/sqrt(n): at n = 10^7 the band is 0.001
-// wide, thinner than the line of the upper panel.
-// histogram_svg: the counts in 100 equal bins of [−1, 1) against the
-// expected n/100, and below each bin's standardized residual against ±4.
+// deviation ECDF − F against ±c/sqrt(n): for n above a few thousand the band
+// is thinner than the line of the upper panel.
+// histogram_svg: the counts in kHistogramBins equal bins of [−1, 1) against
+// the expected count, and below each bin's standardized residual against ±4.
 #pragma once
 
 #include <cstddef>

@@ -1,0 +1,48 @@
+// progress: what a long run says while it runs, on one line at a time:
+//
+//   [ 12/76 cells] 1.21e+10 of 6.40e+10 samples (18.9%), 7.43e+07 samples/s,
+//   2m43s elapsed, about 11m53s left
+//
+// at every finished cell and at least every `interval` seconds between. Safe
+// to call from any thread; the rate and the estimate are over the whole run.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <ostream>
+#include <string>
+
+namespace acemq::stats {
+
+class Progress {
+ public:
+  Progress(std::ostream& out, std::size_t cells, std::uint64_t samples, double interval_seconds);
+
+  // Samples finished since the last call; prints when the interval is up.
+  void add_samples(std::uint64_t count);
+  // A cell (or a shard's part of one) finished: prints `what` and the status.
+  void cell_done(const std::string& what);
+  // "[ 12/76 cells] ...", as above.
+  std::string status() const;
+  double elapsed_seconds() const;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  std::string status_locked() const;
+
+  std::ostream& out_;
+  const std::size_t cells_;
+  const std::uint64_t samples_;
+  const double interval_;
+  const Clock::time_point start_ = Clock::now();
+  mutable std::mutex mutex_;
+  Clock::time_point last_print_ = start_;
+  std::size_t cells_done_ = 0;
+  std::uint64_t samples_done_ = 0;
+};
+
+// 754 s as "12m34s", 5 s as "5s".
+std::string duration_text(double seconds);
+
+}  // namespace acemq::stats

@@ -1,0 +1,56 @@
+// verdict: a run's analyses judged together.
+//
+// The grid's tests share the family-wise false-alarm budget by Holm's
+// step-down (family.hpp), padded to the full grid's family; each known-bad
+// double is judged alone, each test at the Bonferroni share, and must be
+// rejected. A run passes when every cell passes and every double fails.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "battery.hpp"
+#include "power.hpp"
+#include "runner.hpp"
+
+namespace acemq::stats {
+
+struct Outcome {
+  JobInfo job;
+  RangeCheck range;
+  Analysis analysis;
+  std::vector<bool> rejected;  // one per test of analysis, by Holm (cells) or alone (doubles)
+  double seconds = 0.0;
+  // The file names of the pictures, relative to the report directory.
+  std::string ecdf_svg;
+  std::string histogram_svg;
+
+  bool failed() const;  // out of range, or any test rejected
+  double smallest_p() const;
+};
+
+struct RunReport {
+  std::uint64_t seed = 0;
+  std::string plan;             // NightPlan::describe()
+  std::string replay;           // the stats_nightly options that draw it again
+  std::size_t shards = 1;       // how many processes drew it
+  std::uint64_t n = 0;          // samples a cell (the largest n of the run)
+  std::size_t family_size = 0;  // tests sharing the 1e-6 budget
+  double ks_critical = 0.0;     // c at the per-test alpha
+  double seconds = 0.0;         // each cell's wall time, summed over the cells
+  std::vector<Outcome> cells;
+  std::vector<Outcome> known_bad;  // each must fail; not in the family
+  std::vector<PowerRow> power;     // at n and the per-test alpha
+
+  bool passed() const;  // every cell passes, every double fails
+};
+
+// The battery on one job's merged state.
+Outcome outcome_of(const JobInfo& job, const BatteryState& state, double seconds);
+
+// Holm over the cells, the Bonferroni share for each double.
+RunReport judge(std::vector<Outcome> outcomes, std::size_t family_size);
+
+}  // namespace acemq::stats
