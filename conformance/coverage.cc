@@ -1,6 +1,7 @@
 #include "coverage.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 
@@ -9,6 +10,7 @@
 #include "acemq/model/bits.hpp"
 #include "acemq/model/contract.hpp"
 #include "acemq/model/edge_values.hpp"
+#include "acemq/model/regimes.hpp"
 #include "protocol.hpp"
 #include "wire.hpp"
 
@@ -18,23 +20,17 @@ namespace {
 using amqp::RetryPolicy;
 using nlohmann::json;
 
-constexpr RegimeName kRegimes[] = {
-    {Regime::capped, "capped: a running value past max_delay"},
-    {Regime::multiplier_below_one, "multiplier below 1, past the first entry"},
-    {Regime::negative_zero, "-0.0 in the policy, the call or the answer"},
-    {Regime::overflow, "overflow to +Infinity from finite input"},
-    {Regime::subnormal, "a subnormal in the policy, the call or the answer"},
-    {Regime::age_at_limit, "message age at max_message_age, or an ulp either side"},
-    {Regime::past_remembered_prefix, "attempt past the core's 16 remembered running values"},
-    {Regime::huge_attempt, "huge attempt: past 2^20 + 1, answered by the early exits"},
-    {Regime::replay_skipped_draw, "replay with skipped draws, then a jittered call"},
-    {Regime::draw_at_edge, "a draw taken at 0 or at 1 - 2^-53"},
-};
+// The two regimes only a protocol request reaches, after the model's.
+constexpr std::size_t kReplaySkippedDraw = model::kRegimeCount;
+constexpr std::size_t kDrawAtEdge = model::kRegimeCount + 1;
 
-static_assert(amqp::internal::kRememberedRunningValues == 16, "the name above says 16");
-
-bool is_negative_zero(double x) { return x == 0.0 && std::signbit(x); }
-bool is_subnormal(double x) { return std::fpclassify(x) == FP_SUBNORMAL; }
+constexpr std::array<std::string_view, model::kRegimeCount + 2> kRows = [] {
+  std::array<std::string_view, model::kRegimeCount + 2> rows{};
+  for (std::size_t i = 0; i < model::kRegimeCount; ++i) rows[i] = model::kRegimeRows[i].description;
+  rows[kReplaySkippedDraw] = "replay with skipped draws, then a jittered call";
+  rows[kDrawAtEdge] = "a draw taken at 0 or at 1 - 2^-53";
+  return rows;
+}();
 
 // A call of next_delay or replay, as the request states it.
 struct Call {
@@ -42,17 +38,6 @@ struct Call {
   double message_age;
   std::optional<double> answer;  // nullopt: gave up
 };
-
-// Whether the running value before entry `attempt` has passed the cap, as
-// far as the model's walk can tell within kCoverageWalk steps.
-bool running_passed_cap(const RetryPolicy::Options& o, std::int64_t attempt) {
-  const double cap = o.max_delay.count();
-  if (!(cap > 0.0)) return false;
-  const std::int64_t walked = std::min(attempt, kCoverageWalk);
-  const bool past = model::running_value(o, walked) > cap;
-  // Walking fewer steps than asked tells only for a growing value.
-  return past && (walked == attempt || o.multiplier >= 1.0);
-}
 
 class Classifier {
  public:
@@ -63,19 +48,17 @@ class Classifier {
         o_(policy_.options()),
         op_(request.at("op").get_ref<const std::string&>()) {}
 
-  std::vector<Regime> regimes() {
+  std::vector<std::size_t> regimes() {
     read_calls();
-    policy_and_values();
-    if (op_ == "schedule") schedule();
-    for (const Call& call : calls_) walked(call);
+    contract();
     if (op_ == "replay") replay_draws();
     draws();
     return found_;
   }
 
  private:
-  void add(Regime r) {
-    if (std::find(found_.begin(), found_.end(), r) == found_.end()) found_.push_back(r);
+  void add(std::size_t row) {
+    if (std::find(found_.begin(), found_.end(), row) == found_.end()) found_.push_back(row);
   }
 
   void read_calls() {
@@ -95,52 +78,30 @@ class Classifier {
     return object.contains(key) ? *wire_number(object.at(key)) : 0.0;
   }
 
-  // -0.0, subnormals and overflow, from every number the request and the
-  // answer hold.
-  void policy_and_values() {
-    std::vector<double> inputs = {o_.initial_delay.count(), o_.multiplier, o_.max_delay.count(),
-                                  o_.jitter_factor, o_.max_message_age.count()};
-    for (const char* key : {"delay", "message_age", "r"}) {
-      if (request_.contains(key)) {
-        if (const auto x = wire_number(request_.at(key))) inputs.push_back(*x);
+  // The model's regimes: of the policy and each call (or the schedule), and
+  // of every other number the request and the answer hold.
+  void contract() {
+    model::Regimes reached = model::regimes_of_policy(o_);
+    if (op_ == "schedule") reached |= model::regimes_of_schedule(o_, kCoverageWalk);
+    for (const Call& call : calls_) {
+      reached |= model::regimes_of_call(o_, call.attempt, call.message_age,
+                                        amqp::internal::kRememberedRunningValues, kCoverageWalk);
+    }
+    bool finite = std::isfinite(o_.initial_delay.count()) && std::isfinite(o_.multiplier) &&
+                  std::isfinite(o_.max_delay.count());
+    for (const char* key : {"delay", "r"}) {
+      if (!request_.contains(key)) continue;
+      if (const auto x = wire_number(request_.at(key))) {
+        reached |= model::regimes_of_value(*x);
+        finite = finite && std::isfinite(*x);
       }
     }
-    for (const Call& call : calls_) inputs.push_back(call.message_age);
-    bool finite = true;
-    for (const double x : inputs) {
-      if (is_negative_zero(x)) add(Regime::negative_zero);
-      if (is_subnormal(x)) add(Regime::subnormal);
-      finite = finite && std::isfinite(x);
-    }
     for (const std::optional<double>& item : answer_.items) {
-      if (!item) continue;
-      if (is_negative_zero(*item)) add(Regime::negative_zero);
-      if (is_subnormal(*item)) add(Regime::subnormal);
-      if (finite && *item == HUGE_VAL) add(Regime::overflow);
+      if (item) reached |= model::regimes_of_value(*item, finite);
     }
-  }
-
-  void schedule() {
-    const std::int64_t entries = o_.max_attempts - 1;
-    if (entries >= 1 && running_passed_cap(o_, 1)) add(Regime::capped);
-    if (entries >= 1 && running_passed_cap(o_, entries)) add(Regime::capped);
-    if (entries >= 2 && o_.multiplier < 1.0) add(Regime::multiplier_below_one);
-  }
-
-  void walked(const Call& call) {
-    const double limit = o_.max_message_age.count();
-    if (limit > 0.0 &&
-        (call.message_age == limit || call.message_age == std::nextafter(limit, HUGE_VAL) ||
-         call.message_age == std::nextafter(limit, -HUGE_VAL))) {
-      add(Regime::age_at_limit);
+    for (const model::RegimeRow& row : model::kRegimeRows) {
+      if (reached.has(row.regime)) add(static_cast<std::size_t>(row.regime));
     }
-    if (!call.answer) return;  // gave up: nothing walked
-    if (running_passed_cap(o_, call.attempt)) add(Regime::capped);
-    if (call.attempt >= 2 && o_.multiplier < 1.0) add(Regime::multiplier_below_one);
-    if (call.attempt > amqp::internal::kRememberedRunningValues) {
-      add(Regime::past_remembered_prefix);
-    }
-    if (call.attempt - 1 > kMaxSteps) add(Regime::huge_attempt);
   }
 
   // Whether a call drew: it did not give up and jitter applied to its
@@ -158,7 +119,7 @@ class Classifier {
     for (const Call& call : calls_) {
       const bool took = drew(call);
       if (took && skipped) {
-        add(Regime::replay_skipped_draw);
+        add(kReplaySkippedDraw);
         return;
       }
       skipped = skipped || !took;
@@ -176,7 +137,7 @@ class Classifier {
       const bool jitter = !request_.contains("jitter") || request_.at("jitter").get<bool>();
       taken = jitter && drew(calls_.at(0));
     }
-    if (taken) add(Regime::draw_at_edge);
+    if (taken) add(kDrawAtEdge);
   }
 
   const json& request_;
@@ -185,14 +146,14 @@ class Classifier {
   const RetryPolicy::Options o_;
   const std::string op_;
   std::vector<Call> calls_;
-  std::vector<Regime> found_;
+  std::vector<std::size_t> found_;
 };
 
 }  // namespace
 
-std::span<const RegimeName> regime_names() { return kRegimes; }
+std::span<const std::string_view> coverage_rows() { return kRows; }
 
-std::vector<Regime> regimes_of(const json& request, const Answer& answer) {
+std::vector<std::size_t> regimes_of(const json& request, const Answer& answer) {
   if (!answer.ok) return {};
   return Classifier(request, answer).regimes();
 }

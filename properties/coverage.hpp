@@ -18,23 +18,15 @@
 #include <string_view>
 
 #include "acemq/amqp/retry_policy.hpp"
+#include "acemq/model/regimes.hpp"
 
 namespace acemq::props {
 
-// The regimes where retry-policy arithmetic breaks.
-enum class Regime {
-  cap_passed,              // the running value is above a positive cap
-  multiplier_below_one,    // the running value shrinks (or is zeroed)
-  negative_zero,           // a -0.0 in a field, an argument or the running value
-  overflow,                // the running value overflowed to +inf from a finite start
-  subnormal,               // a subnormal field, argument or running value
-  age_at_limit,            // message_age == max_message_age > 0 (the limit is inclusive)
-  past_remembered_prefix,  // attempt > kRememberedRunningValues: the core walks
-  huge_attempt,            // attempt >= 10^9: only an early exit answers it
-};
-inline constexpr std::size_t kRegimes = 8;
-
-std::string_view regime_name(Regime regime);
+// The regimes where retry-policy arithmetic breaks, defined in the shared
+// model so that check's tally speaks of the same ones (model/regimes.hpp).
+using model::Regime;
+using model::regime_name;
+inline constexpr std::size_t kRegimes = model::kRegimeCount;
 
 // A false alarm's odds per regime check, as QuickCheck's default certainty.
 inline constexpr double kCoverageAlpha = 1e-9;
@@ -52,12 +44,14 @@ class Cases {
   // This case reaches `regime` when `reached`.
   void reach(Regime regime, bool reached);
   // Tags every regime a next_delay(attempt, message_age) call of policy `o`
-  // reaches (attempt 0: the schedule only). The running value is walked by
-  // the model only up to `walk_limit` multiplications.
+  // reaches (attempt 0: the schedule). The running value is walked by the
+  // model only up to `walk_limit` multiplications.
   void policy(const amqp::RetryPolicy::Options& o, std::int64_t attempt = 0,
               double message_age = 0.0, std::int64_t walk_limit = 200'000);
   // Tags the regimes of one double: -0.0 or a subnormal.
   void value(double x);
+  // Tags each regime in `reached`.
+  void reach(model::Regimes reached);
 
   std::int64_t cases() const noexcept { return cases_; }
   std::int64_t hits(Regime regime) const noexcept {

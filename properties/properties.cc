@@ -820,9 +820,8 @@ void walk_matches_plain_walk(const Core& core, Cases& cases) {
   const Real age = *rc::gen::mapcat(
       rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, 10)),
       [limit = age_limit(p)](int which) { return which == 0 ? nan() : age_for(limit); });
-  // The plain walk costs up to `limit` steps, so a limit above 10^5 comes
-  // with an attempt it can walk to; a negative limit counts as 0.
-  const std::int64_t limit = *rc::gen::mapcat(
+  // A negative limit counts as 0.
+  const std::int64_t drawn_limit = *rc::gen::mapcat(
       rc::gen::resize(rc::kNominalSize, rc::gen::inRange(0, 7)),
       [](int which) -> rc::Gen<std::int64_t> {
         switch (which) {
@@ -837,7 +836,11 @@ void walk_matches_plain_walk(const Core& core, Cases& cases) {
             return rc::gen::resize(rc::kNominalSize, rc::gen::inRange<std::int64_t>(1, 100'000));
         }
       });
-  const bool walkable = limit <= 100'000 || (attempt >= 1 && attempt <= 100'000);
+  // Both walks cost up to min(limit, attempt - 1) steps, and a policy whose
+  // running value creeps by an ulp never settles: a limit above 10^5 keeps
+  // only an attempt within 10^5, or the case hangs (1 in about 10^4 did).
+  const std::int64_t limit =
+      drawn_limit > 100'000 && !(attempt >= 1 && attempt <= 100'000) ? 100'000 : drawn_limit;
   cases.policy(*p, attempt, age, 0);
   const std::int64_t got = core.walk_multiplications(*p, attempt, age, limit);
   const auto what = [&] {
@@ -857,7 +860,6 @@ void walk_matches_plain_walk(const Core& core, Cases& cases) {
     require(got == std::min(attempt - 1, more), what(), " = ", got,
             "; within the remembered prefix the answer rests on attempt - 1 multiplications");
   }
-  if (!walkable) return;
   const std::int64_t plain = model::protocol_cost(*p, attempt, std::min(counted, kInt64Max - 1));
   if (plain >= prefix) {
     require(got == plain, what(), " = ", got, ", the plain walk counts ", plain);
@@ -1022,10 +1024,10 @@ const Property kProperties[] = {
       "retry_policy.cc | acemq::amqp::RetryPolicy::delays() | constant 1 -> 0 | 0"}},
     {"NextDelayMatchesModel",
      next_delay_matches_model,
-     {{Regime::cap_passed, 0.1},
-      {Regime::multiplier_below_one, 0.2},
+     {{Regime::cap_passed, 0.06},
+      {Regime::multiplier_below_one, 0.05},
       {Regime::negative_zero, 0.15},
-      {Regime::overflow, 0.05},
+      {Regime::overflow, 0.03},
       {Regime::subnormal, 0.15},
       {Regime::age_at_limit, 0.05},
       {Regime::past_remembered_prefix, 0.35},
@@ -1156,7 +1158,7 @@ const Property kProperties[] = {
      walk_matches_plain_walk,
      {{Regime::past_remembered_prefix, 0.35},
       {Regime::huge_attempt, 0.12},
-      {Regime::multiplier_below_one, 0.2},
+      {Regime::multiplier_below_one, 0.06},
       {Regime::negative_zero, 0.15}},
      {"retry_policy.cc | acemq::amqp::internal::walk_multiplications(const "
       "acemq::amqp::RetryPolicy &, std::int64_t, double, std::int64_t) | constant 0 -> 1 | 0",
