@@ -194,4 +194,17 @@ std::string AdapterProcess::fate() {
   return reap(std::chrono::milliseconds(500));
 }
 
+std::string AdapterProcess::failure(Outcome outcome, std::chrono::milliseconds timeout) {
+  switch (outcome) {
+    case Outcome::answered: return "answered";
+    case Outcome::died: return "closed its output (died?): " + fate();
+    case Outcome::timed_out:
+      return "gave no answer within " + std::to_string(timeout.count()) + " ms (hung?): " + fate();
+    case Outcome::answer_too_long:
+      return "wrote an answer line longer than " + std::to_string(kMaxAnswerBytes) + " bytes";
+    case Outcome::write_failed: return "stopped reading its input (died?): " + fate();
+  }
+  return "failed";
+}
+
 }  // namespace acemq::conformance

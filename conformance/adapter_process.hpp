@@ -37,6 +37,11 @@ class AdapterProcess {
   // after killing it: for the report.
   std::string fate();
 
+  // What went wrong, for a report, when ask() returned `outcome` (not
+  // answered): "closed its output (died?): exit status 1", and so on. Kills
+  // the adapter when it died or hung, as fate() does.
+  std::string failure(Outcome outcome, std::chrono::milliseconds timeout);
+
   AdapterProcess(const AdapterProcess&) = delete;
   AdapterProcess& operator=(const AdapterProcess&) = delete;
   ~AdapterProcess();
