@@ -110,8 +110,12 @@ std::int64_t integer_at(const json& value, const std::string& path, std::int64_t
   range.append(std::to_string(lowest)).append(", ").append(std::to_string(highest));
   range.push_back(']');
   if (value.is_number_unsigned()) {
+    // nlohmann reads every non-negative integer as unsigned, 0 included, so
+    // the lower bound is checked here too (count's is 1).
     const std::uint64_t n = value.get<std::uint64_t>();
-    if (n <= static_cast<std::uint64_t>(highest)) return static_cast<std::int64_t>(n);
+    if (n <= static_cast<std::uint64_t>(highest) && static_cast<std::int64_t>(n) >= lowest) {
+      return static_cast<std::int64_t>(n);
+    }
   } else if (value.is_number_integer()) {
     const std::int64_t n = value.get<std::int64_t>();
     if (n >= lowest && n <= highest) return n;
