@@ -117,22 +117,22 @@ class Sampler {
       return fail("wrote a line that is not a protocol answer (" + why + ")", request, line);
     }
     if (!(answer->id.is_number_integer() && answer->id.get<std::int64_t>() == id)) {
-      return fail("answered id " + to_line(answer->id) + " to a request with id " +
-                      std::to_string(id),
-                  request, line);
+      return fail(
+          "answered id " + to_line(answer->id) + " to a request with id " + std::to_string(id),
+          request, line);
     }
     if (!answer->ok) {
       return fail("answered with an error (does it implement the sample op?): " + answer->error,
                   request);
     }
     if (!answer->is_array || answer->items.size() != out.size()) {
-      return fail("answered " +
-                      (!answer->is_array ? std::string("a single value")
-                       : answer->items.size() == 1
-                           ? std::string("1 draw")
-                           : std::to_string(answer->items.size()) + " draws") +
-                      " to a request for " + std::to_string(out.size()),
-                  request, line);
+      return fail(
+          "answered " +
+              (!answer->is_array           ? std::string("a single value")
+               : answer->items.size() == 1 ? std::string("1 draw")
+                                           : std::to_string(answer->items.size()) + " draws") +
+              " to a request for " + std::to_string(out.size()),
+          request, line);
     }
     for (std::size_t i = 0; i < out.size(); ++i) {
       // A give-up here is wrong arithmetic, which `check` is for; this can
@@ -222,14 +222,13 @@ int run_port_stats(const PortStatsOptions& options, std::ostream& out, std::ostr
 
   out << "retry-policy stats: the battery on `" << options.command
       << "`'s own default source, through the sample op\n"
-      << "  " << plan_text(options, cells.size()) << "; " << options.n * cells.size()
-      << " draws\n"
+      << "  " << plan_text(options, cells.size()) << "; " << options.n * cells.size() << " draws\n"
       << "  family-wise alpha " << stats::kFamilyAlpha << " over " << family
       << " tests (Holm's step-down; its first step, Bonferroni, is p < " << per_test << ")\n"
       << "  no seed: the draws come from the port's own source, so this run cannot be "
          "replayed\n\n"
-      << "Power at this n: each test detects the deviation below with probability "
-      << stats::kPower << " in each cell:\n\n"
+      << "Power at this n: each test detects the deviation below with probability " << stats::kPower
+      << " in each cell:\n\n"
       << stats::power_table_markdown(power) << "\n";
   // The repeats test is the only one that sees a source with too few bits;
   // say when this n is too small for it to see a 32-bit one.
@@ -257,13 +256,13 @@ int run_port_stats(const PortStatsOptions& options, std::ostream& out, std::ostr
   stats::Accumulator accumulator;
   std::vector<stats::Outcome> outcomes;
   for (const stats::Cell& cell : cells) {
-    const stats::JobInfo info{cell.name(), "",         cell.delay_seconds(), cell.factor, 0,
-                              options.n,   /*in_family=*/true};
+    const stats::JobInfo info{cell.name(), "",        cell.delay_seconds(), cell.factor,
+                              0,           options.n, /*in_family=*/true};
     stats::BatteryState state(info.config());
     const auto begun = std::chrono::steady_clock::now();
     if (!sample_cell(sampler, info, accumulator, progress, state)) {
-      out << "ADAPTER FAILED: " << sampler.failure() << "\nFAILED TO TEST: in cell "
-          << info.name << " after " << stats::duration_text(progress.elapsed_seconds()) << "\n";
+      out << "ADAPTER FAILED: " << sampler.failure() << "\nFAILED TO TEST: in cell " << info.name
+          << " after " << stats::duration_text(progress.elapsed_seconds()) << "\n";
       return kFailedToTest;
     }
     const double seconds =

@@ -39,7 +39,7 @@ inline constexpr double kLowResolutionBits = 32.0;
 struct PortStatsOptions {
   std::string command;  // the adapter, run with /bin/sh -c
   std::uint64_t n = kPortStatsSamples;
-  bool quick = false;  // n was chosen by --quick (said in the output)
+  bool quick = false;                        // n was chosen by --quick (said in the output)
   std::chrono::milliseconds timeout{60000};  // per answer of up to 2^16 draws
   std::string report_dir = "stats-report";
   double progress_interval = 10.0;  // seconds between progress lines

@@ -307,8 +307,7 @@ TEST(ProtocolSample, DrawsCountDelaysFromTheDefaultSourceWithinTheRange) {
             std::string::npos);
   EXPECT_NE(error_of(sample + R"(,"delay":"NaN","count":5})").find("delay"), std::string::npos);
   EXPECT_NE(error_of(sample + R"(,"attempt":0,"count":5})").find("attempt"), std::string::npos);
-  EXPECT_NE(error_of(sample + R"(,"delay":4,"r":0.5,"count":5})").find("\"r\""),
-            std::string::npos);
+  EXPECT_NE(error_of(sample + R"(,"delay":4,"r":0.5,"count":5})").find("\"r\""), std::string::npos);
   // Past max_attempts every call gives up: null, with nothing drawn.
   EXPECT_EQ(answer_line(sample + R"(,"attempt":3,"count":2})"),
             R"({"id":null,"ok":true,"result":[null,null]})");

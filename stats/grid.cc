@@ -107,7 +107,8 @@ std::vector<Cell> port_grid() {
   std::vector<Cell> cells;
   for (const Path path : {Path::jittered, Path::next_delay}) {
     for (const double factor : kFactors) {
-      for (const DelayKind delay : kDelayKinds) cells.push_back(Cell{factor, delay, path, SourceKind::port});
+      for (const DelayKind delay : kDelayKinds)
+        cells.push_back(Cell{factor, delay, path, SourceKind::port});
     }
   }
   return cells;

@@ -89,10 +89,9 @@ void draw(const std::filesystem::path& dir, Outcome& o, const RunReport& run,
           const std::string& verdict) {
   const std::string drawn = run.unseeded_source.empty() ? ", seed " + std::to_string(o.job.seed)
                                                         : ", the port's own source";
-  const PictureCaption caption{o.job.name, "d = " + shortest(o.job.delay) +
-                                               ", f = " + shortest(o.job.factor) +
-                                               ", n = " + std::to_string(o.analysis.n) + drawn +
-                                               ": " + verdict};
+  const PictureCaption caption{
+      o.job.name, "d = " + shortest(o.job.delay) + ", f = " + shortest(o.job.factor) +
+                      ", n = " + std::to_string(o.analysis.n) + drawn + ": " + verdict};
   o.ecdf_svg = "svg/" + file_stem(o.job.name) + "-ecdf.svg";
   o.histogram_svg = "svg/" + file_stem(o.job.name) + "-histogram.svg";
   write_file(dir / o.ecdf_svg, ecdf_svg(caption, o.analysis, run.ks_critical));
@@ -130,23 +129,23 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
                      {"measured_as", row.measure}});
   }
   const bool seeded = run.unseeded_source.empty();
-  nlohmann::json json = {{"seed", seeded ? nlohmann::json(run.seed) : nlohmann::json()},
-                         {"replay", seeded ? nlohmann::json("stats_nightly " + run.replay)
-                                           : nlohmann::json()},
-                         {"unseeded_source", run.unseeded_source},
-                         {"plan", run.plan},
-                         {"shards", run.shards},
-                         {"n_per_cell", run.n},
-                         {"family_alpha", kFamilyAlpha},
-                         {"correction", "Holm step-down over every test of every grid cell"},
-                         {"family_size", run.family_size},
-                         {"bonferroni_per_test_alpha", per_test},
-                         {"ks_critical_sqrt_n_d", run.ks_critical},
-                         {"seconds", run.seconds},
-                         {"passed", run.passed()},
-                         {"power", power},
-                         {"cells", nlohmann::json::array()},
-                         {"known_bad", nlohmann::json::array()}};
+  nlohmann::json json = {
+      {"seed", seeded ? nlohmann::json(run.seed) : nlohmann::json()},
+      {"replay", seeded ? nlohmann::json("stats_nightly " + run.replay) : nlohmann::json()},
+      {"unseeded_source", run.unseeded_source},
+      {"plan", run.plan},
+      {"shards", run.shards},
+      {"n_per_cell", run.n},
+      {"family_alpha", kFamilyAlpha},
+      {"correction", "Holm step-down over every test of every grid cell"},
+      {"family_size", run.family_size},
+      {"bonferroni_per_test_alpha", per_test},
+      {"ks_critical_sqrt_n_d", run.ks_critical},
+      {"seconds", run.seconds},
+      {"passed", run.passed()},
+      {"power", power},
+      {"cells", nlohmann::json::array()},
+      {"known_bad", nlohmann::json::array()}};
   for (const Outcome& o : run.cells) json["cells"].push_back(outcome_json(o, seeded));
   for (const Outcome& o : run.known_bad) json["known_bad"].push_back(outcome_json(o, seeded));
   write_file(dir / "results.json", json.dump(2) + "\n");
@@ -176,8 +175,7 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
           ". It is the port's own default source, which no seed reaches, so this run cannot "
           "be replayed: run it again to draw afresh.\n";
   }
-  md += "- Plan: " + run.plan + "; " + std::to_string(run.family_size) +
-        " tests in the family";
+  md += "- Plan: " + run.plan + "; " + std::to_string(run.family_size) + " tests in the family";
   md += seeded ? "; drawn by " + std::to_string(run.shards) +
                      (run.shards == 1 ? " process" : " shards, merged") + ".\n"
                : ".\n";
