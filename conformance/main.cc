@@ -14,6 +14,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -88,6 +89,15 @@ std::uint64_t seed_flag(std::string_view flag, const std::string& text) {
     usage(flag, "must be a whole number in [0, 2^64 - 1], got " + text);
   }
   return seed;
+}
+
+// --timeout: seconds an answer, at most a day.
+std::chrono::milliseconds timeout_flag(const std::string& text) {
+  const double timeout = number_flag("--timeout", text);
+  if (!(timeout > 0.0) || timeout > 86400.0) {
+    usage("--timeout", "must be seconds in (0, 86400], got " + text);
+  }
+  return std::chrono::milliseconds(std::llround(timeout * 1000.0));
 }
 
 std::uint64_t random_seed() {
@@ -504,11 +514,7 @@ int run(int argc, char** argv) {
         }
         port_stats.n = static_cast<std::uint64_t>(n);
       }
-      const double timeout = number_flag("--timeout", stats_timeout);
-      if (!(timeout > 0.0) || timeout > 86400.0) {
-        usage("--timeout", "must be seconds in (0, 86400], got " + stats_timeout);
-      }
-      port_stats.timeout = std::chrono::milliseconds(std::llround(timeout * 1000.0));
+      port_stats.timeout = timeout_flag(stats_timeout);
       port_stats.progress_interval = number_flag("--progress-every", stats_interval);
       if (!(port_stats.progress_interval > 0.0)) {
         usage("--progress-every", "must be seconds above 0, got " + stats_interval);
@@ -516,11 +522,7 @@ int run(int argc, char** argv) {
       return conf::run_port_stats(port_stats, std::cout, std::cerr);
     }
     if (*check_command) {
-      const double timeout = number_flag("--timeout", timeout_seconds);
-      if (!(timeout > 0.0) || timeout > 86400.0) {
-        usage("--timeout", "must be seconds in (0, 86400], got " + timeout_seconds);
-      }
-      check.timeout = std::chrono::milliseconds(std::llround(timeout * 1000.0));
+      check.timeout = timeout_flag(timeout_seconds);
       check.cases = count_flag("--cases", check_cases);
       check.shrink_shown =
           static_cast<int>(std::min<std::int64_t>(count_flag("--show", show), 1000));

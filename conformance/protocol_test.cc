@@ -281,9 +281,13 @@ TEST(ProtocolLimits, SizesAndDepth) {
 TEST(ProtocolSample, DrawsCountDelaysFromTheDefaultSourceWithinTheRange) {
   const std::string policy = R"("policy":{"max_attempts":3,"initial_delay":2,"jitter_factor":0.5})";
   for (const std::string call : {R"("delay":4)", R"("attempt":2)"}) {
+    std::string line = R"({"op":"sample",)";
+    line += policy;
+    line += ",";
+    line += call;
+    line += R"(,"count":65536})";
     std::string why;
-    const std::optional<Answer> answer = parse_answer(
-        answer_line("{\"op\":\"sample\"," + policy + "," + call + ",\"count\":65536}"), why);
+    const std::optional<Answer> answer = parse_answer(answer_line(line), why);
     ASSERT_TRUE(answer && answer->ok && answer->is_array) << why;
     ASSERT_EQ(answer->items.size(), 65536U);
     double least = HUGE_VAL;
