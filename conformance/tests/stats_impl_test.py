@@ -60,6 +60,7 @@ def test_pass(rp, adapter, work):
                  "| repeats_2^40 |", "cannot be replayed", "draws/s"):
         expect(f"the output does not say {text!r}", text in out)
     expect("no progress lines on stderr", "[32/32 cells]" in err)
+    expect("--quick warns that it cannot see a 32-bit source", "WARNING" not in out)
     summary = os.path.join(report, "summary.md")
     expect("no summary.md", os.path.exists(summary))
     if os.path.exists(summary):
