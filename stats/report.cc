@@ -182,7 +182,9 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
   md +=
       "- Family-wise false-alarm rate <= 1e-6, Holm's step-down correction (the first step "
       "is Bonferroni: p < " +
-      p_text(per_test) + "). Known-bad doubles are outside the family.\n";
+      p_text(per_test) + ").";
+  if (!run.known_bad.empty()) md += " Known-bad doubles are outside the family.";
+  md += "\n";
   md += "- KS acceptance band: sqrt(n)·D <= " + shortest(std::round(run.ks_critical * 1e4) / 1e4) +
         ".\n";
   md += "- The cells took " + std::to_string(static_cast<long long>(std::lround(run.seconds))) +
