@@ -118,17 +118,30 @@ bool AdapterProcess::write_all(std::string_view bytes,
 AdapterProcess::Outcome AdapterProcess::ask(std::string_view request, std::string& answer,
                                             std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
+  const Outcome sent = send(request, timeout);
+  if (sent != Outcome::answered) return sent;
+  const auto left =
+      std::max(std::chrono::milliseconds(1), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                 deadline - std::chrono::steady_clock::now()));
+  return receive(answer, left);
+}
+
+AdapterProcess::Outcome AdapterProcess::send(std::string_view request,
+                                             std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
   std::string line(request);
   line.push_back('\n');
   if (!write_all(line, deadline)) {
     return std::chrono::steady_clock::now() >= deadline ? Outcome::timed_out
                                                         : Outcome::write_failed;
   }
-  const auto left =
-      std::max(std::chrono::milliseconds(1), std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                 deadline - std::chrono::steady_clock::now()));
+  return Outcome::answered;
+}
+
+AdapterProcess::Outcome AdapterProcess::receive(std::string& answer,
+                                                std::chrono::milliseconds timeout) {
   std::size_t dropped = 0;
-  switch (reader_.next(answer, dropped, left)) {
+  switch (reader_.next(answer, dropped, timeout)) {
     case LineReader::Status::line: return Outcome::answered;
     case LineReader::Status::too_long: return Outcome::answer_too_long;
     case LineReader::Status::timeout: return Outcome::timed_out;
@@ -192,6 +205,19 @@ std::string AdapterProcess::fate() {
   // A dead adapter has already exited: give it a moment to be reaped with
   // its real status before the group is killed.
   return reap(std::chrono::milliseconds(500));
+}
+
+std::string AdapterProcess::failure(Outcome outcome, std::chrono::milliseconds timeout) {
+  switch (outcome) {
+    case Outcome::answered: return "answered";
+    case Outcome::died: return "closed its output (died?): " + fate();
+    case Outcome::timed_out:
+      return "gave no answer within " + std::to_string(timeout.count()) + " ms (hung?): " + fate();
+    case Outcome::answer_too_long:
+      return "wrote an answer line longer than " + std::to_string(kMaxAnswerBytes) + " bytes";
+    case Outcome::write_failed: return "stopped reading its input (died?): " + fate();
+  }
+  return "failed";
 }
 
 }  // namespace acemq::conformance

@@ -28,6 +28,11 @@ class AdapterProcess {
 
   // Sends one request line and waits for one answer line.
   Outcome ask(std::string_view request, std::string& answer, std::chrono::milliseconds timeout);
+  // The two halves of ask, for a caller that keeps a request in flight while
+  // it works on the last answer: send() returns answered once the line is
+  // written; receive() waits for the oldest unanswered request's answer.
+  Outcome send(std::string_view request, std::chrono::milliseconds timeout);
+  Outcome receive(std::string& answer, std::chrono::milliseconds timeout);
 
   // Closes the adapter's stdin and waits for it to exit, killing it after
   // `grace`. Returns how it ended ("exit status 0", "killed by signal 9").
@@ -36,6 +41,11 @@ class AdapterProcess {
   // What became of a process that stopped answering (died or timed out),
   // after killing it: for the report.
   std::string fate();
+
+  // What went wrong, for a report, when ask() returned `outcome` (not
+  // answered): "closed its output (died?): exit status 1", and so on. Kills
+  // the adapter when it died or hung, as fate() does.
+  std::string failure(Outcome outcome, std::chrono::milliseconds timeout);
 
   AdapterProcess(const AdapterProcess&) = delete;
   AdapterProcess& operator=(const AdapterProcess&) = delete;

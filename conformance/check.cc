@@ -113,32 +113,17 @@ Checker::Asked Checker::ask(const std::string& line, bool report_failure) {
   std::string answer;
   const AdapterProcess::Outcome outcome = adapter_->ask(line, answer, options_.timeout);
   std::string failure;
-  switch (outcome) {
-    case AdapterProcess::Outcome::answered: {
-      std::string why;
-      asked.port = parse_answer(answer, why);
-      asked.port_line = answer;
-      if (asked.port) {
-        asked.answered = true;
-        return asked;
-      }
-      failure =
-          "wrote a line that is not a protocol answer (" + why + "): " + answer.substr(0, 300);
-      break;
+  if (outcome == AdapterProcess::Outcome::answered) {
+    std::string why;
+    asked.port = parse_answer(answer, why);
+    asked.port_line = answer;
+    if (asked.port) {
+      asked.answered = true;
+      return asked;
     }
-    case AdapterProcess::Outcome::died:
-      failure = "closed its output (died?): " + adapter_->fate();
-      break;
-    case AdapterProcess::Outcome::timed_out:
-      failure = "gave no answer within " + std::to_string(options_.timeout.count()) +
-                " ms (hung?): " + adapter_->fate();
-      break;
-    case AdapterProcess::Outcome::answer_too_long:
-      failure = "wrote an answer line longer than " + std::to_string(kMaxAnswerBytes) + " bytes";
-      break;
-    case AdapterProcess::Outcome::write_failed:
-      failure = "stopped reading its input (died?): " + adapter_->fate();
-      break;
+    failure = "wrote a line that is not a protocol answer (" + why + "): " + answer.substr(0, 300);
+  } else {
+    failure = adapter_->failure(outcome, options_.timeout);
   }
   if (report_failure) {
     out_ << "ADAPTER FAILED: the adapter " << failure << "\n  request: " << line.substr(0, 2000)

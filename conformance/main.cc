@@ -4,6 +4,7 @@
 //   retry-policy serve                    answer the protocol on stdin/stdout
 //   retry-policy check --impl "<command>" compare a port's adapter, bit for bit
 //   retry-policy vectors --cases N        write requests with the core's answers
+//   retry-policy stats --impl "<command>" the statistics battery on a port's own jitter
 //
 // Usage errors exit 2 with one line on stderr in one style,
 // "retry-policy <command>: <flag>: <what is wrong>, got <text>": every value
@@ -13,6 +14,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -29,11 +31,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include "battery.hpp"
 #include "case_generator.hpp"
 #include "check.hpp"
 #include "core_refusal.hpp"
 #include "line_reader.hpp"
+#include "port_stats.hpp"
 #include "protocol.hpp"
+#include "runs.hpp"
 #include "schedule_svg.hpp"
 #include "schedule_table.hpp"
 #include "wire.hpp"
@@ -84,6 +89,15 @@ std::uint64_t seed_flag(std::string_view flag, const std::string& text) {
     usage(flag, "must be a whole number in [0, 2^64 - 1], got " + text);
   }
   return seed;
+}
+
+// --timeout: seconds an answer, at most a day.
+std::chrono::milliseconds timeout_flag(const std::string& text) {
+  const double timeout = number_flag("--timeout", text);
+  if (!(timeout > 0.0) || timeout > 86400.0) {
+    usage("--timeout", "must be seconds in (0, 86400], got " + text);
+  }
+  return std::chrono::milliseconds(std::llround(timeout * 1000.0));
 }
 
 std::uint64_t random_seed() {
@@ -333,10 +347,10 @@ std::string rephrased(const CLI::ParseError& e, std::string_view first) {
     if (what.find("subcommand") != std::string::npos) {
       if (!first.empty() && !first.starts_with("-")) {
         return std::string(first) +
-               ": not a command; the commands are schedule, serve, check and "
-               "vectors";
+               ": not a command; the commands are schedule, serve, check, "
+               "vectors and stats";
       }
-      return "a command is required: schedule, serve, check or vectors";
+      return "a command is required: schedule, serve, check, vectors or stats";
     }
     return what.substr(0, what.find(' ')) + ": required";
   }
@@ -424,9 +438,34 @@ int run(int argc, char** argv) {
   vectors_command->add_flag("--reference-profile,--valid-only", vector_reference,
                             "only requests the Ruby reference answers the same way");
 
+  conf::PortStatsOptions port_stats;
+  std::string stats_n;
+  bool stats_quick = false;
+  std::string stats_timeout = "60";
+  std::string stats_interval = "10";
+  CLI::App* stats_command = app.add_subcommand(
+      "stats",
+      "Run the statistics battery on a port's own jitter, drawn by its adapter's sample op. "
+      "Exit 0: every cell passes; 1: a test rejects; 2: a usage error, or the adapter failed");
+  stats_command
+      ->add_option("--impl", port_stats.command,
+                   "the adapter, a shell command speaking the protocol (with the sample op)")
+      ->required();
+  stats_command->add_option("--n", stats_n, "draws a cell (default 1000000)");
+  stats_command->add_flag("--quick", stats_quick,
+                          "n 524288 a cell: a size for a port's CI that still sees a 32-bit "
+                          "source");
+  stats_command->add_option("--report-dir", port_stats.report_dir,
+                            "where the report goes (default stats-report)");
+  stats_command->add_option("--timeout", stats_timeout,
+                            "seconds to wait for each answer of up to 65536 draws (default 60)");
+  stats_command->add_option("--progress-every", stats_interval,
+                            "seconds between progress lines on stderr (default 10)");
+
   std::string name = "retry-policy";
   const auto command_name = [&] {
-    for (const CLI::App* sub : {schedule_command, serve_command, check_command, vectors_command}) {
+    for (const CLI::App* sub :
+         {schedule_command, serve_command, check_command, vectors_command, stats_command}) {
       if (sub->parsed()) return "retry-policy " + sub->get_name();
     }
     return std::string("retry-policy");
@@ -444,7 +483,7 @@ int run(int argc, char** argv) {
     }
     name = command_name();
     for (const CLI::App* command :
-         {&app, schedule_command, serve_command, check_command, vectors_command}) {
+         {&app, schedule_command, serve_command, check_command, vectors_command, stats_command}) {
       const std::vector<std::string> extras = command->remaining();
       if (extras.empty()) continue;
       std::cerr << name << ": " << extras.front() << ": "
@@ -461,12 +500,29 @@ int run(int argc, char** argv) {
                          vector_seed.empty() ? random_seed() : seed_flag("--seed", vector_seed),
                          vector_reference);
     }
-    if (*check_command) {
-      const double timeout = number_flag("--timeout", timeout_seconds);
-      if (!(timeout > 0.0) || timeout > 86400.0) {
-        usage("--timeout", "must be seconds in (0, 86400], got " + timeout_seconds);
+    if (*stats_command) {
+      if (stats_quick && !stats_n.empty()) usage("--quick", "cannot be used with --n: pick one");
+      port_stats.quick = stats_quick;
+      port_stats.n = stats_quick ? conf::kPortStatsQuickSamples : conf::kPortStatsSamples;
+      if (!stats_n.empty()) {
+        const std::int64_t n = count_flag("--n", stats_n);
+        if (n < static_cast<std::int64_t>(acemq::stats::kMinimumSamples) ||
+            n > static_cast<std::int64_t>(acemq::stats::kMaxSamples)) {
+          usage("--n", "must be in [" + std::to_string(acemq::stats::kMinimumSamples) + ", " +
+                           std::to_string(acemq::stats::kMaxSamples) +
+                           "], the battery's least and most a cell, got " + stats_n);
+        }
+        port_stats.n = static_cast<std::uint64_t>(n);
       }
-      check.timeout = std::chrono::milliseconds(std::llround(timeout * 1000.0));
+      port_stats.timeout = timeout_flag(stats_timeout);
+      port_stats.progress_interval = number_flag("--progress-every", stats_interval);
+      if (!(port_stats.progress_interval > 0.0)) {
+        usage("--progress-every", "must be seconds above 0, got " + stats_interval);
+      }
+      return conf::run_port_stats(port_stats, std::cout, std::cerr);
+    }
+    if (*check_command) {
+      check.timeout = timeout_flag(timeout_seconds);
       check.cases = count_flag("--cases", check_cases);
       check.shrink_shown =
           static_cast<int>(std::min<std::int64_t>(count_flag("--show", show), 1000));

@@ -110,8 +110,12 @@ std::int64_t integer_at(const json& value, const std::string& path, std::int64_t
   range.append(std::to_string(lowest)).append(", ").append(std::to_string(highest));
   range.push_back(']');
   if (value.is_number_unsigned()) {
+    // nlohmann reads every non-negative integer as unsigned, 0 included, so
+    // the lower bound is checked here too (count's is 1).
     const std::uint64_t n = value.get<std::uint64_t>();
-    if (n <= static_cast<std::uint64_t>(highest)) return static_cast<std::int64_t>(n);
+    if (n <= static_cast<std::uint64_t>(highest) && static_cast<std::int64_t>(n) >= lowest) {
+      return static_cast<std::int64_t>(n);
+    }
   } else if (value.is_number_integer()) {
     const std::int64_t n = value.get<std::int64_t>();
     if (n >= lowest && n <= highest) return n;
@@ -353,6 +357,44 @@ void answer_replay(const json& request, const RetryPolicy& policy, std::string& 
   out.push_back(']');
 }
 
+// Draws from the core's own default source (DefaultSource, through the
+// overloads that take none), as a user of this port gets them: the one op
+// whose answer is random, for `retry-policy stats --impl`.
+void answer_sample(const json& request, const RetryPolicy& policy, std::string& out) {
+  const std::int64_t count = integer_at(required(request, "count", "count"), "count", 1, kInt64Max);
+  if (count > kMaxSampleCount) {
+    fail("count: " + std::to_string(count) + " draws is more than the protocol's 65536");
+  }
+  const json* delay_member = member(request, "delay");
+  const json* attempt_member = member(request, "attempt");
+  if ((delay_member == nullptr) == (attempt_member == nullptr)) {
+    fail(delay_member == nullptr ? "delay: missing, and so is attempt: give exactly one"
+                                 : "attempt: not allowed with delay: give exactly one");
+  }
+  out.push_back('[');
+  if (delay_member != nullptr) {
+    const double delay = number_at(*delay_member, "delay");
+    // NaN is refused once, before any draw, so the answer is all or nothing.
+    try {
+      append_number(out, policy.jittered(Seconds{delay}).count());
+    } catch (const std::invalid_argument& e) {
+      fail_core("delay", delay, e);
+    }
+    for (std::int64_t i = 1; i < count; ++i) {
+      out.push_back(',');
+      append_number(out, policy.jittered(Seconds{delay}).count());
+    }
+  } else {
+    const std::int64_t attempt = integer_at(*attempt_member, "attempt", kInt64Min, kInt64Max);
+    for (std::int64_t i = 0; i < count; ++i) {
+      if (i > 0) out.push_back(',');
+      append_optional(out, next_delay(policy, attempt, 0.0, "attempt", "message_age",
+                                      [&] { return policy.next_delay(attempt); }));
+    }
+  }
+  out.push_back(']');
+}
+
 // The ops, each with the members a request of it takes besides id, op and
 // policy, and its answer.
 constexpr std::string_view kScheduleMembers[] = {"id", "op", "policy"};
@@ -360,6 +402,7 @@ constexpr std::string_view kNextDelayMembers[] = {"id",          "op",     "poli
                                                   "message_age", "jitter", "r"};
 constexpr std::string_view kJitteredMembers[] = {"id", "op", "policy", "delay", "r"};
 constexpr std::string_view kReplayMembers[] = {"id", "op", "policy", "seed", "calls"};
+constexpr std::string_view kSampleMembers[] = {"id", "op", "policy", "delay", "attempt", "count"};
 // A vector line is a request with its expected answer added; these ride
 // along and are never read.
 constexpr std::string_view kVectorLineMembers[] = {"expect", "expect_error"};
@@ -375,6 +418,7 @@ constexpr Op kOps[] = {
     {"next_delay", kNextDelayMembers, answer_next_delay},
     {"jittered", kJitteredMembers, answer_jittered},
     {"replay", kReplayMembers, answer_replay},
+    {"sample", kSampleMembers, answer_sample},
 };
 
 const Op& op_of(const json& request) {
@@ -384,7 +428,8 @@ const Op& op_of(const json& request) {
       if (op.get_ref<const std::string&>() == candidate.name) return candidate;
     }
   }
-  fail("op: must be \"schedule\", \"next_delay\", \"jittered\" or \"replay\", got " + quote(op));
+  fail("op: must be \"schedule\", \"next_delay\", \"jittered\", \"replay\" or \"sample\", got " +
+       quote(op));
 }
 
 // ---- lines ---------------------------------------------------------------

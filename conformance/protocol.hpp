@@ -9,7 +9,9 @@
 // answer_line never throws and never crashes, whatever the bytes: a malformed
 // line, an unknown op or an invalid policy is an answer with "ok": false and a
 // message naming the field. Every request is independent: no state survives
-// from one line to the next.
+// from one line to the next, but for the one thing `sample` exists to show:
+// its draws come from the port's default source, whose stream runs on from
+// one sample request to the next, as it does for the port's users.
 #pragma once
 
 #include <cstddef>
@@ -35,6 +37,9 @@ inline constexpr int kMaxDepth = 32;
 inline constexpr std::int64_t kMaxScheduleEntries = std::int64_t{1} << 16;
 // A replay holds at most 256 calls.
 inline constexpr std::size_t kMaxReplayCalls = 256;
+// A sample answer holds at most 2^16 draws (about 1.3 MB of JSON at 20
+// characters a delay), so `stats` asks for a cell's draws in chunks.
+inline constexpr std::int64_t kMaxSampleCount = std::int64_t{1} << 16;
 // next_delay costs up to attempt - 1 multiplications. The protocol answers a
 // call only if its answer rests on at most 2^20 of them (within_cost_limit);
 // multiplier 1 + 1e-9 with no cap would otherwise take about 7e11 steps,

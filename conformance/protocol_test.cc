@@ -84,6 +84,25 @@ TEST(WireNumbers, CommandLineDecimalsRoundOnce) {
   EXPECT_FALSE(parse_decimal(""));
 }
 
+// The fast reader of sample answers (port_stats.cc) takes exactly what a
+// JSON reader would take for one number, and rounds it once.
+TEST(WireNumbers, AnswerTextIsOneJsonNumberOrANonFiniteString) {
+  for (const char* good : {"0", "-0.0", "0.1", "1e-09", "1E+5", "2.5e0", "123456789"}) {
+    ASSERT_TRUE(wire_number_text(good)) << good;
+    EXPECT_EQ(bits_of(*wire_number_text(good)), bits_of(*parse_decimal(good))) << good;
+  }
+  EXPECT_TRUE(std::signbit(*wire_number_text("-0.0")));
+  EXPECT_EQ(*wire_number_text("\"Infinity\""), HUGE_VAL);
+  EXPECT_EQ(*wire_number_text("\"-Infinity\""), -HUGE_VAL);
+  EXPECT_TRUE(std::isnan(*wire_number_text("\"NaN\"")));
+  EXPECT_EQ(bits_of(*wire_number_text("3e-324")), bits_of(5e-324));
+  EXPECT_EQ(bits_of(*wire_number_text("1.00000000000000011102231")), bits_of(1.0000000000000002));
+  for (const char* bad : {"", "+1", "1.", ".5", "01", "-", "1e", "1e+", "inf", "nan", "Infinity",
+                          "\"inf\"", " 1", "1 ", "0x1p3", "1e400", "-1e400", "null", "1,2"}) {
+    EXPECT_FALSE(wire_number_text(bad)) << bad;
+  }
+}
+
 TEST(WireText, VectorLinesLoseTheirAnswerAndKeepTheirText) {
   static constexpr std::string_view kAnswer[] = {"expect", "expect_error"};
   const auto without = [](std::string_view text) { return without_members(text, kAnswer); };
@@ -255,6 +274,47 @@ TEST(ProtocolLimits, SizesAndDepth) {
   const std::string replay = R"({"op":"replay","policy":{},"seed":1,"calls":[)";
   EXPECT_NE(answer_line(replay + calls + "]}").find("\"ok\":true"), std::string::npos);
   EXPECT_NE(error_of(replay + calls + ",[1,0]]}").find("calls"), std::string::npos);
+}
+
+// sample draws from DefaultSource: count draws, each within the jitter
+// range, not all the same; its members and its limit are errors naming them.
+TEST(ProtocolSample, DrawsCountDelaysFromTheDefaultSourceWithinTheRange) {
+  const std::string policy = R"("policy":{"max_attempts":3,"initial_delay":2,"jitter_factor":0.5})";
+  for (const std::string call : {R"("delay":4)", R"("attempt":2)"}) {
+    std::string line = R"({"op":"sample",)";
+    line += policy;
+    line += ",";
+    line += call;
+    line += R"(,"count":65536})";
+    std::string why;
+    const std::optional<Answer> answer = parse_answer(answer_line(line), why);
+    ASSERT_TRUE(answer && answer->ok && answer->is_array) << why;
+    ASSERT_EQ(answer->items.size(), 65536U);
+    double least = HUGE_VAL;
+    double most = -HUGE_VAL;
+    for (const std::optional<double>& x : answer->items) {
+      ASSERT_TRUE(x);
+      least = std::min(least, *x);
+      most = std::max(most, *x);
+    }
+    EXPECT_GE(least, 2.0) << call;  // 4·(1 − 0.5)
+    EXPECT_LE(most, 6.0) << call;   // 4·(1 + 0.5)
+    EXPECT_LT(least, most) << call;
+  }
+  const std::string sample = R"({"op":"sample",)" + policy;
+  EXPECT_NE(error_of(sample + R"(,"delay":4,"count":65537})").find("count: 65537"),
+            std::string::npos);
+  EXPECT_NE(error_of(sample + R"(,"delay":4,"count":0})").find("count"), std::string::npos);
+  EXPECT_NE(error_of(sample + R"(,"delay":4})").find("count: missing"), std::string::npos);
+  EXPECT_NE(error_of(sample + R"(,"count":5})").find("delay: missing"), std::string::npos);
+  EXPECT_NE(error_of(sample + R"(,"delay":4,"attempt":2,"count":5})").find("attempt: not allowed"),
+            std::string::npos);
+  EXPECT_NE(error_of(sample + R"(,"delay":"NaN","count":5})").find("delay"), std::string::npos);
+  EXPECT_NE(error_of(sample + R"(,"attempt":0,"count":5})").find("attempt"), std::string::npos);
+  EXPECT_NE(error_of(sample + R"(,"delay":4,"r":0.5,"count":5})").find("\"r\""), std::string::npos);
+  // Past max_attempts every call gives up: null, with nothing drawn.
+  EXPECT_EQ(answer_line(sample + R"(,"attempt":3,"count":2})"),
+            R"({"id":null,"ok":true,"result":[null,null]})");
 }
 
 // Every vector file other than the reference's (tests/reference_vectors_test.cc

@@ -7,8 +7,12 @@
 #include <optional>
 #include <string_view>
 
+#include "svg.hpp"
+
 namespace acemq::conformance {
 namespace {
+
+using stats::xml_escaped;
 
 // The page, in SVG user units (pixels at 100%).
 constexpr double kWidth = 960;
@@ -33,19 +37,6 @@ std::string px(double v) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.1f", v);
   return buffer;
-}
-
-std::string escaped(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      default: out.push_back(c);
-    }
-  }
-  return out;
 }
 
 // The smallest of 1, 2, 5, 10, 20, 50, ... at least `raw`: a step between
@@ -154,7 +145,7 @@ class Panel {
   void frame(std::string& out, std::string_view title, std::string_view legend,
              std::string_view x_label) const {
     out += "<text x='" + px(kLeft) + "' y='" + px(top_ - 34) +
-           "' font-size='15' font-weight='bold'>" + escaped(title) + "</text>\n";
+           "' font-size='15' font-weight='bold'>" + xml_escaped(title) + "</text>\n";
     out += std::string(legend);
     out += "<rect x='" + px(kLeft) + "' y='" + px(top_) + "' width='" +
            px(kWidth - kLeft - kRight) + "' height='" + px(kPanelHeight) +
@@ -164,7 +155,7 @@ class Panel {
       out.append("<line x1='").append(px(kLeft)).append("' x2='").append(px(kWidth - kRight));
       out.append("' y1='").append(at).append("' y2='").append(at).append("' stroke='#eeeeee'/>\n");
       out += "<text x='" + px(kLeft - 8) + "' y='" + px(y(t) + 4) +
-             "' font-size='12' text-anchor='end'>" + escaped(axis_.label(t)) + "</text>\n";
+             "' font-size='12' text-anchor='end'>" + xml_escaped(axis_.label(t)) + "</text>\n";
     }
     if (axis_.log()) {
       out += "<text x='" + px(kLeft - 8) + "' y='" + px(top_ + kPanelHeight + 30) +
@@ -179,7 +170,7 @@ class Panel {
     }
     out += "<text x='" + px((kLeft + kWidth - kRight) / 2) + "' y='" +
            px(top_ + kPanelHeight + 38) + "' font-size='12' text-anchor='middle'>" +
-           escaped(x_label) + "</text>\n";
+           xml_escaped(x_label) + "</text>\n";
   }
 
   std::string polyline(const std::vector<ScheduleRow>& rows, double ScheduleRow::*column,
@@ -221,8 +212,8 @@ class Legend {
     out_ += "<line x1='" + px(x_) + "' x2='" + px(x_ + 22) + "' y1='" + px(y_ - 4) + "' y2='" +
             px(y_ - 4) + "' stroke='" + std::string(color) + "' stroke-width='" +
             (dashed ? "2' stroke-dasharray='6 4'" : "8'") + "/>\n";
-    out_ += "<text x='" + px(x_ + 28) + "' y='" + px(y_) + "' font-size='12'>" + escaped(words) +
-            "</text>\n";
+    out_ += "<text x='" + px(x_ + 28) + "' y='" + px(y_) + "' font-size='12'>" +
+            xml_escaped(words) + "</text>\n";
     x_ += 40 + 6.6 * static_cast<double>(words.size());
   }
   const std::string& text() const { return out_; }
@@ -281,7 +272,7 @@ std::string schedule_svg(const amqp::RetryPolicy& policy, const std::vector<Sche
                       : "no age limit") +
          "</text>\n";
   out += "<text x='" + px(kLeft) + "' y='50' font-size='13' fill='#424242'>" +
-         escaped(describe(policy)) + "</text>\n";
+         xml_escaped(describe(policy)) + "</text>\n";
   if (rows.empty()) {
     out += "<text x='" + px(kLeft) + "' y='" + px(top1) +
            "' font-size='16'>No retries: max_attempts " + std::to_string(policy.max_attempts()) +
@@ -373,7 +364,7 @@ std::string schedule_svg(const amqp::RetryPolicy& policy, const std::vector<Sche
   double caption_y = top2 + kPanelHeight + 62;
   for (const std::string& caption : captions) {
     out += "<text x='" + px(kLeft) + "' y='" + px(caption_y) + "' font-size='12' fill='#424242'>" +
-           escaped(caption) + "</text>\n";
+           xml_escaped(caption) + "</text>\n";
     caption_y += 18;
   }
   out += "</svg>\n";

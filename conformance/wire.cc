@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <system_error>
 
 namespace acemq::conformance {
@@ -77,6 +78,38 @@ Decimal read_decimal(std::string_view text) {
 }
 
 std::optional<double> parse_decimal(std::string_view text) { return read_decimal(text).value; }
+
+std::optional<double> wire_number_text(std::string_view text) {
+  if (text == "\"Infinity\"") return std::numeric_limits<double>::infinity();
+  if (text == "\"-Infinity\"") return -std::numeric_limits<double>::infinity();
+  if (text == "\"NaN\"") return std::numeric_limits<double>::quiet_NaN();
+  // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, then one correct rounding.
+  std::size_t i = 0;
+  const auto digits = [&] {
+    const std::size_t from = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i - from;
+  };
+  if (i < text.size() && text[i] == '-') ++i;
+  if (i < text.size() && text[i] == '0') {
+    ++i;
+  } else if (digits() == 0) {
+    return std::nullopt;
+  }
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    if (digits() == 0) return std::nullopt;
+  }
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (digits() == 0) return std::nullopt;
+  }
+  if (i != text.size()) return std::nullopt;
+  // Overflow is malformed on the wire (a JSON reader refuses 1e400 too), so
+  // out of range is nullopt; underflow reads as 0 or a subnormal.
+  return read_decimal(text).value;
+}
 
 Integer read_integer(std::string_view text) {
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);

@@ -27,6 +27,12 @@ std::string format_number(double value);
 // else, booleans included, is nullopt.
 std::optional<double> wire_number(const nlohmann::json& value);
 
+// The same, read straight from the text of one value in an answer: a JSON
+// number literal (RFC 8259's grammar, nothing more: no '+', no "1.", no
+// "inf") correctly rounded, or "Infinity", "-Infinity", "NaN" with their
+// quotes. For reading long arrays without building a JSON tree.
+std::optional<double> wire_number_text(std::string_view text);
+
 // A number typed by a person (command-line flags): decimal text, correctly
 // rounded (std::from_chars, never strtold then a cast, which rounds twice), or
 // Infinity/-Infinity/NaN. The whole text must be the number. Read as a JSON

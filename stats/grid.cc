@@ -61,7 +61,9 @@ std::string Cell::name() const {
   char f[32];
   const auto end = std::to_chars(f, f + sizeof f, factor).ptr;
   std::string out = path == Path::jittered ? "jittered" : "next_delay";
-  out += source == SourceKind::ruby ? "/ruby" : "/default";
+  out += source == SourceKind::ruby             ? "/ruby"
+         : source == SourceKind::default_source ? "/default"
+                                                : "/port";
   out += "/f";
   out.append(f, end);
   out += "/";
@@ -101,7 +103,21 @@ std::vector<Cell> grid() {
   return cells;
 }
 
+std::vector<Cell> port_grid() {
+  std::vector<Cell> cells;
+  for (const Path path : {Path::jittered, Path::next_delay}) {
+    for (const double factor : kFactors) {
+      for (const DelayKind delay : kDelayKinds)
+        cells.push_back(Cell{factor, delay, path, SourceKind::port});
+    }
+  }
+  return cells;
+}
+
 JitterStream stream(const Cell& cell, std::uint64_t seed) {
+  if (cell.source == SourceKind::port) {
+    throw std::logic_error("grid: a port's cell is drawn by the port, not by stream()");
+  }
   if (cell.source == SourceKind::ruby) {
     return policy_stream(cell, amqp::RubyRandom(static_cast<std::uint32_t>(seed)));
   }

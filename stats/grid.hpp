@@ -19,7 +19,9 @@
 //   cap       30 s, the cap of a 0.5 s doubling backoff at attempt 8 (64 s).
 //
 // The cells are data (factor, policy, attempt, delay) that any sampler can
-// use; stream() is the one that samples this C++ core.
+// use; stream() is the one that samples this C++ core. port_grid() is the
+// grid for a port's own default source (`retry-policy stats --impl`), which
+// no seed reaches: both paths, every factor and delay, source `port`.
 #pragma once
 
 #include <cstddef>
@@ -35,7 +37,7 @@ namespace acemq::stats {
 
 enum class DelayKind { tiny, ordinary, huge, cap };
 enum class Path { jittered, next_delay };
-enum class SourceKind { ruby, default_source };
+enum class SourceKind { ruby, default_source, port };
 
 inline constexpr double kFactors[] = {0.05, 0.2, 0.5, 1.0};
 inline constexpr DelayKind kDelayKinds[] = {DelayKind::tiny, DelayKind::ordinary, DelayKind::huge,
@@ -61,11 +63,14 @@ struct Cell {
 };
 
 std::vector<Cell> grid();
+// The grid's cells for one port's own source: 2 paths × 4 factors × 4 delays.
+std::vector<Cell> port_grid();
 
 // A stream of jittered delays: each call fills the span with the next ones.
 using JitterStream = std::function<void(std::span<double>)>;
 
-// The cell's jittered delays from the real policy, its source seeded with
+// The cell's jittered delays from the real policy (throws std::logic_error
+// for a port cell, which only its port can draw), its source seeded with
 // `seed` (RubyRandom takes its low 32 bits, which is all Ruby's srand keeps
 // below 2^32; DefaultSource reseeds the calling thread's engine, so the
 // stream must be drained on the thread that made it).

@@ -82,13 +82,6 @@ int finish(const RunReport& run, const std::filesystem::path& report_dir) {
   return run.passed() ? 0 : 1;
 }
 
-std::string cell_line(const Outcome& o) {
-  char line[256];
-  std::snprintf(line, sizeof line, "%s: %.1f s, range %s, smallest p %.3g", o.job.name.c_str(),
-                o.seconds, o.range.ok() ? "ok" : "FAILS", o.smallest_p());
-  return line;
-}
-
 // Merges a night's shards; `seed`, when given, must be the night's.
 int merge(const std::vector<std::filesystem::path>& paths, const std::filesystem::path& report_dir,
           std::optional<std::uint64_t> seed) {
@@ -99,7 +92,7 @@ int merge(const std::vector<std::filesystem::path>& paths, const std::filesystem
       files, [&](std::size_t job, const JobInfo& info, BatteryState&& state, double seconds) {
         if (outcomes.size() <= job) outcomes.resize(job + 1);
         outcomes[job] = outcome_of(info, state, seconds);
-        std::cerr << "  merged " << cell_line(outcomes[job]) << "\n";
+        std::cerr << "  merged " << outcomes[job].one_line() << "\n";
       });
   if (seed && *seed != night.night_seed) {
     std::cerr << "stats_nightly: the state files are of the night of seed " << night.night_seed
@@ -233,7 +226,7 @@ int night_main(int argc, char** argv) {
   run(all_jobs, slices, threads, progress, [&](SliceResult&& r) {
     Outcome& o = outcomes[r.slice.job];
     o = outcome_of(all_jobs[r.slice.job].info, r.state, r.seconds);
-    progress.cell_done(cell_line(o));
+    progress.cell_done(o.one_line());
   });
   RunReport report = judge(std::move(outcomes), family);
   report.seed = plan.seed;

@@ -38,7 +38,7 @@ nlohmann::json number(double x) {
   return shortest(x);
 }
 
-nlohmann::json outcome_json(const Outcome& o) {
+nlohmann::json outcome_json(const Outcome& o, bool seeded) {
   nlohmann::json tests = nlohmann::json::array();
   for (std::size_t i = 0; i < o.analysis.tests.size(); ++i) {
     const TestResult& t = o.analysis.tests[i];
@@ -51,7 +51,7 @@ nlohmann::json outcome_json(const Outcome& o) {
           {"description", o.job.description},
           {"delay", shortest(o.job.delay)},
           {"jitter_factor", shortest(o.job.factor)},
-          {"seed", o.job.seed},
+          {"seed", seeded ? nlohmann::json(o.job.seed) : nlohmann::json()},
           {"n", o.analysis.n},
           {"histogram_bins_a_side",
            std::size_t{1} << static_cast<unsigned>(o.analysis.picture.histogram_bits)},
@@ -80,21 +80,18 @@ std::string weakest(const Outcome& o) {
 }
 
 std::string rejected_list(const Outcome& o) {
-  std::string out = o.range.ok() ? "" : "range";
-  for (std::size_t i = 0; i < o.analysis.tests.size(); ++i) {
-    if (!o.rejected[i]) continue;
-    if (!out.empty()) out += ", ";
-    out += o.analysis.tests[i].name;
-  }
+  std::string out;
+  for (const std::string& name : o.rejected_names()) out += (out.empty() ? "" : ", ") + name;
   return out.empty() ? "none" : out;
 }
 
 void draw(const std::filesystem::path& dir, Outcome& o, const RunReport& run,
           const std::string& verdict) {
-  const PictureCaption caption{o.job.name, "d = " + shortest(o.job.delay) +
-                                               ", f = " + shortest(o.job.factor) +
-                                               ", n = " + std::to_string(o.analysis.n) + ", seed " +
-                                               std::to_string(o.job.seed) + ": " + verdict};
+  const std::string drawn = run.unseeded_source.empty() ? ", seed " + std::to_string(o.job.seed)
+                                                        : ", the port's own source";
+  const PictureCaption caption{
+      o.job.name, "d = " + shortest(o.job.delay) + ", f = " + shortest(o.job.factor) +
+                      ", n = " + std::to_string(o.analysis.n) + drawn + ": " + verdict};
   o.ecdf_svg = "svg/" + file_stem(o.job.name) + "-ecdf.svg";
   o.histogram_svg = "svg/" + file_stem(o.job.name) + "-histogram.svg";
   write_file(dir / o.ecdf_svg, ecdf_svg(caption, o.analysis, run.ks_critical));
@@ -131,30 +128,34 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
                      {"smallest_deviation", row.smallest},
                      {"measured_as", row.measure}});
   }
-  nlohmann::json json = {{"seed", run.seed},
-                         {"replay", "stats_nightly " + run.replay},
-                         {"plan", run.plan},
-                         {"shards", run.shards},
-                         {"n_per_cell", run.n},
-                         {"family_alpha", kFamilyAlpha},
-                         {"correction", "Holm step-down over every test of every grid cell"},
-                         {"family_size", run.family_size},
-                         {"bonferroni_per_test_alpha", per_test},
-                         {"ks_critical_sqrt_n_d", run.ks_critical},
-                         {"seconds", run.seconds},
-                         {"passed", run.passed()},
-                         {"power", power},
-                         {"cells", nlohmann::json::array()},
-                         {"known_bad", nlohmann::json::array()}};
-  for (const Outcome& o : run.cells) json["cells"].push_back(outcome_json(o));
-  for (const Outcome& o : run.known_bad) json["known_bad"].push_back(outcome_json(o));
+  const bool seeded = run.unseeded_source.empty();
+  nlohmann::json json = {
+      {"seed", seeded ? nlohmann::json(run.seed) : nlohmann::json()},
+      {"replay", seeded ? nlohmann::json("stats_nightly " + run.replay) : nlohmann::json()},
+      {"unseeded_source", run.unseeded_source},
+      {"plan", run.plan},
+      {"shards", run.shards},
+      {"n_per_cell", run.n},
+      {"family_alpha", kFamilyAlpha},
+      {"correction", "Holm step-down over every test of every grid cell"},
+      {"family_size", run.family_size},
+      {"bonferroni_per_test_alpha", per_test},
+      {"ks_critical_sqrt_n_d", run.ks_critical},
+      {"seconds", run.seconds},
+      {"passed", run.passed()},
+      {"power", power},
+      {"cells", nlohmann::json::array()},
+      {"known_bad", nlohmann::json::array()}};
+  for (const Outcome& o : run.cells) json["cells"].push_back(outcome_json(o, seeded));
+  for (const Outcome& o : run.known_bad) json["known_bad"].push_back(outcome_json(o, seeded));
   write_file(dir / "results.json", json.dump(2) + "\n");
 
   const std::size_t failing = static_cast<std::size_t>(std::count_if(
       run.cells.begin(), run.cells.end(), [](const Outcome& o) { return o.failed(); }));
   const std::string seed = std::to_string(run.seed);
   std::string md;
-  md += "# Jitter statistics: nightly report\n\n";
+  md += seeded ? "# Jitter statistics: nightly report\n\n"
+               : "# Jitter statistics: a port's own source\n\n";
   md += std::string("**") + (run.passed() ? "PASS" : "FAIL") +
         "**: " + std::to_string(run.cells.size() - failing) + " of " +
         std::to_string(run.cells.size()) + " cells pass";
@@ -165,16 +166,25 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
           " known-bad doubles rejected";
   }
   md += ".\n\n";
-  md += "- Seed: `" + seed + "`. Replay: `stats_nightly " + run.replay +
-        "` (one process), or the same with `--shard K/N` on each of N machines and then "
-        "`stats_nightly --merge` (stats/README.md, \"Shards\").\n";
-  md += "- Plan: " + run.plan + "; " + std::to_string(run.family_size) +
-        " tests in the family; drawn by " + std::to_string(run.shards) +
-        (run.shards == 1 ? " process" : " shards, merged") + ".\n";
+  if (seeded) {
+    md += "- Seed: `" + seed + "`. Replay: `stats_nightly " + run.replay +
+          "` (one process), or the same with `--shard K/N` on each of N machines and then "
+          "`stats_nightly --merge` (stats/README.md, \"Shards\").\n";
+  } else {
+    md += "- Source: " + run.unseeded_source +
+          ". It is the port's own default source, which no seed reaches, so this run cannot "
+          "be replayed: run it again to draw afresh.\n";
+  }
+  md += "- Plan: " + run.plan + "; " + std::to_string(run.family_size) + " tests in the family";
+  md += seeded ? "; drawn by " + std::to_string(run.shards) +
+                     (run.shards == 1 ? " process" : " shards, merged") + ".\n"
+               : ".\n";
   md +=
       "- Family-wise false-alarm rate <= 1e-6, Holm's step-down correction (the first step "
       "is Bonferroni: p < " +
-      p_text(per_test) + "). Known-bad doubles are outside the family.\n";
+      p_text(per_test) + ").";
+  if (!run.known_bad.empty()) md += " Known-bad doubles are outside the family.";
+  md += "\n";
   md += "- KS acceptance band: sqrt(n)·D <= " + shortest(std::round(run.ks_critical * 1e4) / 1e4) +
         ".\n";
   md += "- The cells took " + std::to_string(static_cast<long long>(std::lround(run.seconds))) +

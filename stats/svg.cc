@@ -18,19 +18,6 @@ std::string number(double x, const char* format = "%.4g") {
   return buffer;
 }
 
-std::string escape(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 // One plotting area with its data ranges.
 struct Panel {
   double left, top, width, height;
@@ -53,7 +40,7 @@ class Svg {
   void text(double x, double y, const std::string& s, const char* anchor = "start",
             const char* extra = "") {
     out_ += "<text x=\"" + number(x) + "\" y=\"" + number(y) + "\" text-anchor=\"" + anchor +
-            "\" " + extra + ">" + escape(s) + "</text>\n";
+            "\" " + extra + ">" + xml_escaped(s) + "</text>\n";
   }
 
   void line(double x1, double y1, double x2, double y2, const char* style) {
@@ -98,7 +85,7 @@ class Svg {
     text(p.left + p.width / 2, p.top + p.height + 32, xlabel, "middle");
     out_ += "<text transform=\"translate(" + number(p.left - 58) + "," +
             number(p.top + p.height / 2) + ") rotate(-90)\" text-anchor=\"middle\">" +
-            escape(ylabel) + "</text>\n";
+            xml_escaped(ylabel) + "</text>\n";
   }
 
   void heading(const PictureCaption& caption) {
@@ -263,6 +250,19 @@ std::string histogram_svg(const PictureCaption& caption, const Analysis& analysi
                ", p = " + number(chi.p_value, "%.3g"),
            "middle", "fill=\"#666\" font-size=\"11\"");
   return svg.finish();
+}
+
+std::string xml_escaped(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      default: out += c;
+    }
+  }
+  return out;
 }
 
 }  // namespace acemq::stats

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "battery.hpp"
 
@@ -27,5 +28,9 @@ struct PictureCaption {
 // `critical` is c, the KS acceptance bound on sqrt(n)·D at the run's alpha.
 std::string ecdf_svg(const PictureCaption& caption, const Analysis& analysis, double critical);
 std::string histogram_svg(const PictureCaption& caption, const Analysis& analysis);
+
+// Text made safe for SVG's character data: &, < and > as entities. Also
+// used by `retry-policy schedule --svg`, so the project escapes in one place.
+std::string xml_escaped(std::string_view text);
 
 }  // namespace acemq::stats

@@ -1,6 +1,7 @@
 #include "verdict.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "family.hpp"
 #include "kolmogorov.hpp"
@@ -15,6 +16,22 @@ double Outcome::smallest_p() const {
   double p = 1.0;
   for (const TestResult& t : analysis.tests) p = std::min(p, t.p_value);
   return p;
+}
+
+std::vector<std::string> Outcome::rejected_names() const {
+  std::vector<std::string> names;
+  if (!range.ok()) names.emplace_back(kRange);
+  for (std::size_t i = 0; i < analysis.tests.size() && i < rejected.size(); ++i) {
+    if (rejected[i]) names.push_back(analysis.tests[i].name);
+  }
+  return names;
+}
+
+std::string Outcome::one_line() const {
+  char line[256];
+  std::snprintf(line, sizeof line, "%s: %.1f s, range %s, smallest p %.3g", job.name.c_str(),
+                seconds, range.ok() ? "ok" : "FAILS", smallest_p());
+  return line;
 }
 
 bool RunReport::passed() const {

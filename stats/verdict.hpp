@@ -29,10 +29,18 @@ struct Outcome {
 
   bool failed() const;  // out of range, or any test rejected
   double smallest_p() const;
+  // "range" when out of range, then the rejected tests' names.
+  std::vector<std::string> rejected_names() const;
+  // "<cell>: 1.2 s, range ok, smallest p 0.0123", for progress lines.
+  std::string one_line() const;
 };
 
 struct RunReport {
   std::uint64_t seed = 0;
+  // Non-empty for draws that no seed reaches (a port's own default source,
+  // `retry-policy stats --impl`): what drew them. The report then says the
+  // run cannot be replayed, and shows no seed.
+  std::string unseeded_source;
   std::string plan;             // NightPlan::describe()
   std::string replay;           // the stats_nightly options that draw it again
   std::size_t shards = 1;       // how many processes drew it

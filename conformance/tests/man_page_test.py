@@ -19,7 +19,7 @@ def main(rp, page):
     named = set(FLAG.findall(text))
     taken = set()
     failures = []
-    for command in ("schedule", "serve", "check", "vectors"):
+    for command in ("schedule", "serve", "check", "vectors", "stats"):
         run = subprocess.run([rp, command, "--help"], stdout=subprocess.PIPE, timeout=60)
         flags = set(FLAG.findall(run.stdout.decode())) - {"--help"}
         taken |= flags

@@ -22,6 +22,7 @@ MAX_LINE_BYTES = 1 << 20       # a longer request line is an error
 MAX_DEPTH = 32                 # arrays and objects nest at most this deep
 MAX_SCHEDULE_ENTRIES = 1 << 16
 MAX_REPLAY_CALLS = 256
+MAX_SAMPLE_COUNT = 1 << 16     # draws in one sample answer (about 1.3 MB of JSON)
 MAX_STEPS = 1 << 20            # next_delay's cost limit, see within_cost_limit
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
@@ -406,6 +407,34 @@ def answer_replay(request, policy):
             for i, (attempt, age) in enumerate(parsed)]
 
 
+def answer_sample(request, policy):
+    """Draws from the port's default source (random.random), the way its
+    users get them: jittered(delay) or next_delay(attempt), count times in a
+    row, so consecutive answers are consecutive calls."""
+    count = integer_at(required(request, "count", "count"), "count", 1, INT64_MAX)
+    if count > MAX_SAMPLE_COUNT:
+        raise ProtocolError(f"count: {count} draws is more than the protocol's 65536")
+    if ("delay" in request) == ("attempt" in request):
+        raise ProtocolError("delay: missing, and so is attempt: give exactly one"
+                            if "delay" not in request else
+                            "attempt: not allowed with delay: give exactly one")
+    if "delay" in request:
+        delay = number_at(request["delay"], "delay")
+        try:
+            first = policy.jittered(delay)  # NaN is refused before any draw
+        except ValueError as e:
+            raise _core_rule("delay", delay, e) from None
+        jittered = policy.jittered
+        return [first] + [jittered(delay) for _ in range(count - 1)]
+    attempt = integer_at(request["attempt"], "attempt")
+    # The first call alone is checked (the cost limit, attempt >= 1): the
+    # rest are the same call.
+    first = next_delay(policy, attempt, 0.0, "attempt", "message_age",
+                       lambda: policy.next_delay(attempt))
+    draw = policy.next_delay
+    return [first] + [draw(attempt) for _ in range(count - 1)]
+
+
 # Each op: the members a request of it takes, and its answer.
 OPS = {
     "schedule": (("id", "op", "policy"), answer_schedule),
@@ -413,6 +442,7 @@ OPS = {
                    answer_next_delay),
     "jittered": (("id", "op", "policy", "delay", "r"), answer_jittered),
     "replay": (("id", "op", "policy", "seed", "calls"), answer_replay),
+    "sample": (("id", "op", "policy", "delay", "attempt", "count"), answer_sample),
 }
 # A vector line is a request with its expected answer added; these ride along.
 VECTOR_LINE_MEMBERS = ("expect", "expect_error")
@@ -428,8 +458,8 @@ def answer_line(raw, policy_class=RetryPolicy):
         request_id = request.get("id")
         op = required(request, "op", "op")
         if not isinstance(op, str) or op not in OPS:
-            raise ProtocolError('op: must be "schedule", "next_delay", "jittered" or "replay", '
-                                f"got {_quote(op)}")
+            raise ProtocolError('op: must be "schedule", "next_delay", "jittered", "replay" or '
+                                f'"sample", got {_quote(op)}')
         members, answer = OPS[op]
         only_members(request, members, f"a {op} request", also=VECTOR_LINE_MEMBERS)
         policy = policy_from_json(required(request, "policy", "policy"), policy_class)

@@ -11,9 +11,21 @@ the refactors a maintainer of any port might plausibly make.
 
 Each speaks the protocol exactly as adapter.py does; only the arithmetic or
 the draws differ. The conformance tests expect `check` to exit 1 on each.
+
+The ports below have the right arithmetic and a wrong default source: the
+draw their users get when they pass none. `check` injects r, so it passes
+them all (that is the point); `retry-policy stats --impl` must reject each:
+
+    python3 drifted.py one-sided      r in [0.5, 1) only: every delay lengthened
+    python3 drifted.py narrowed       r in [0.25, 0.75): half the spread promised
+    python3 drifted.py 32-bit         getrandbits(32) / 2**32: 32 bits, not 53
+    python3 drifted.py repeats        a generator rebuilt from one seed every
+                                      4096 calls, as one made per batch would be
+    python3 drifted.py biased-to-0    r ** 1.1: shorter delays on average
 """
 
 import math
+import random
 import sys
 
 import adapter
@@ -52,7 +64,48 @@ class DrawOnZero(RetryPolicy):
         return self.jitter_factor > 0.0
 
 
+def with_default_source(default):
+    """The port with `default` as its default source: the draw a caller gets
+    who passes none. An injected source (check's r, a replay's generator) is
+    used as is, so the arithmetic is still the port's own."""
+
+    class DefaultSourceDrift(RetryPolicy):
+        def next_delay(self, attempt, message_age=0.0, jitter=True, source=None):
+            return super().next_delay(attempt, message_age, jitter, source or default)
+
+        def jittered(self, delay, source=None):
+            return super().jittered(delay, source or default)
+
+    return DefaultSourceDrift
+
+
+class Repeating:
+    """random.Random(seed) rebuilt every `period` calls: a sequence that
+    comes round again, and again."""
+
+    def __init__(self, seed, period):
+        self.seed, self.period, self.calls = seed, period, 0
+        self.generator = random.Random(seed)
+
+    def __call__(self):
+        if self.calls % self.period == 0:
+            self.generator = random.Random(self.seed)
+        self.calls += 1
+        return self.generator.random()
+
+
+# Each wrong source, as the port's users would call it; the drift each test
+# must see is in drifted.py's docstring and conformance/README.md.
+SOURCE_DRIFTS = {
+    "one-sided": lambda: 0.5 + random.random() / 2,
+    "narrowed": lambda: 0.25 + random.random() / 2,
+    "32-bit": lambda: random.getrandbits(32) / 2**32,
+    "repeats": Repeating(seed=2024, period=4096),
+    "biased-to-0": lambda: random.random() ** 1.1,
+}
+
 DRIFTS = {"closed-form": ClosedForm, "draw-on-null": DrawOnNull, "draw-on-zero": DrawOnZero}
+DRIFTS.update({name: with_default_source(source) for name, source in SOURCE_DRIFTS.items()})
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in DRIFTS:

@@ -40,8 +40,7 @@ func (r result) write(out *strings.Builder) {
 }
 
 // An op: the members a request of it takes (besides id, op and policy) and
-// its answer. A new op (issue 14's `sample`, say, drawing from
-// retrypolicy.DefaultSource) is one more entry here.
+// its answer; a new op is one more entry here.
 type op struct {
 	members []string
 	answer  func(request map[string]interface{}, policy retrypolicy.RetryPolicy) (result, error)
@@ -52,6 +51,7 @@ var ops = map[string]op{
 	"next_delay": {[]string{"attempt", "message_age", "jitter", "r"}, answerNextDelay},
 	"jittered":   {[]string{"delay", "r"}, answerJittered},
 	"replay":     {[]string{"seed", "calls"}, answerReplay},
+	"sample":     {[]string{"delay", "attempt", "count"}, answerSample},
 }
 
 // A vector line is a request with its expected answer added; these ride
@@ -211,6 +211,60 @@ func answerReplay(request map[string]interface{}, policy retrypolicy.RetryPolicy
 	return out, nil
 }
 
+// answerSample draws from the port's default source, retrypolicy.DefaultSource,
+// as the port's users get it: Jittered(delay) or NextDelay(attempt), count
+// times in a row, so consecutive answers are consecutive calls.
+func answerSample(request map[string]interface{}, policy retrypolicy.RetryPolicy) (result, error) {
+	v, err := required(request, "count", "count")
+	if err != nil {
+		return result{}, err
+	}
+	count, err := integer(v, "count", 1, math.MaxInt64)
+	if err != nil {
+		return result{}, err
+	}
+	if count > maxSampleCount {
+		return result{}, fail("count: %d draws is more than the protocol's 65536", count)
+	}
+	delayValue, hasDelay := request["delay"]
+	attemptValue, hasAttempt := request["attempt"]
+	if hasDelay == hasAttempt {
+		if !hasDelay {
+			return result{}, fail("delay: missing, and so is attempt: give exactly one")
+		}
+		return result{}, fail("attempt: not allowed with delay: give exactly one")
+	}
+	out := result{array: true, values: make([]float64, 0, count), null: make([]bool, 0, count)}
+	if hasDelay {
+		delay, err := number(delayValue, "delay")
+		if err != nil {
+			return result{}, err
+		}
+		for i := int64(0); i < count; i++ {
+			jittered, err := policy.Jittered(delay, retrypolicy.DefaultSource)
+			if err != nil {
+				return result{}, fail("delay: must be a number, not NaN")
+			}
+			out.values = append(out.values, jittered)
+			out.null = append(out.null, false)
+		}
+		return out, nil
+	}
+	attempt, err := integer(attemptValue, "attempt", math.MinInt64, math.MaxInt64)
+	if err != nil {
+		return result{}, err
+	}
+	for i := int64(0); i < count; i++ {
+		delay, ok, err := call(policy, attempt, 0, "attempt", "message_age", true, retrypolicy.DefaultSource)
+		if err != nil {
+			return result{}, err
+		}
+		out.values = append(out.values, delay)
+		out.null = append(out.null, !ok)
+	}
+	return out, nil
+}
+
 // answerLine answers one request line (without its LF).
 func answerLine(line []byte) []byte {
 	value, err := parseRequest(line)
@@ -243,7 +297,7 @@ func answerRequest(request map[string]interface{}) (result, error) {
 	name, _ := v.(string)
 	o, known := ops[name]
 	if !known {
-		return result{}, fail(`op: must be "schedule", "next_delay", "jittered" or "replay", got %s`, quote(v))
+		return result{}, fail(`op: must be "schedule", "next_delay", "jittered", "replay" or "sample", got %s`, quote(v))
 	}
 	members := append([]string{"id", "op", "policy"}, o.members...)
 	if err := onlyMembers(request, members, "", "a "+name+" request", vectorLineMembers...); err != nil {
