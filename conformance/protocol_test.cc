@@ -377,8 +377,12 @@ std::optional<std::string> not_own_words(const std::string& message) {
   const std::size_t colon = message.find(": ");
   if (colon == std::string::npos || colon == 0) return std::string("names no field first");
   const std::string path = message.substr(0, colon);
+  // An unknown member is named as its quoted key, cut short with "...", so
+  // the part after the path's last dot can be empty: nothing to repeat.
   const std::string last = path.substr(path.find_last_of('.') + 1);
-  if (message.find(last + ":", colon + 1) != std::string::npos) return "names " + last + " twice";
+  if (!last.empty() && message.find(last + ":", colon + 1) != std::string::npos) {
+    return "names " + last + " twice";
+  }
   return std::nullopt;
 }
 
