@@ -40,9 +40,9 @@ scripts/mutate --only REGEX         # only the mutants whose key matches
    The whole project (every suite) is built once against that copy; `src/` is never written.
    Sites in constant expressions (`constexpr`, array sizes, template arguments,
    `static_assert`) cannot switch at run time and are not mutated.
-2. **A traced run.** Every test runs once unmutated (but those labelled `port_sources`,
-   `stats --impl` on the ports' own sources, where the core is only `check`'s oracle) with `ACEMQ_MUTANT_TRACE` set, which
-   records each site it reaches and, at a site without side effects, whether any of its
+2. **A traced run.** Every test runs once unmutated with `ACEMQ_MUTANT_TRACE` set (but those
+   labelled `port_sources`, `stats --impl` on the ports' own sources, where the core is only
+   `check`'s oracle), which records each site it reaches and, at a site without side effects, whether any of its
    mutants would have produced a different value there. A test that never reached a site, or
    where no mutant there ever changed a value, runs exactly as the original under that mutant,
    so it is not run against it. The traced run also times each test.
