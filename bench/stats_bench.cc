@@ -9,11 +9,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "battery.hpp"
-#include "grid.hpp"
-#include "night.hpp"
-#include "runner.hpp"
-#include "runs.hpp"
+#include "stats/battery.hpp"
+#include "stats/grid.hpp"
+#include "stats/night.hpp"
+#include "stats/runner.hpp"
+#include "stats/runs.hpp"
 
 namespace {
 

@@ -101,14 +101,16 @@ TEST(ModelNextDelay, ReplaysSeed42) {
 TEST(ModelValidation, NamesTheFirstBadField) {
   EXPECT_EQ(model::first_invalid_field(policy(1, 0)), std::nullopt);
   EXPECT_EQ(model::first_invalid_field(policy(1, -0.0, -0.0, -0.0, -0.0, -0.0)), std::nullopt);
-  EXPECT_EQ(model::first_invalid_field(policy(0, -1)), "max_attempts");
-  EXPECT_EQ(model::first_invalid_field(policy(1, -1, -1)), "initial_delay");
-  EXPECT_EQ(model::first_invalid_field(policy(1, 1, kInf)), "multiplier");
-  EXPECT_EQ(model::first_invalid_field(policy(1, 1, 2, -1e-300)), "max_delay");
+  EXPECT_EQ(model::first_invalid_field(policy(0, -1)), acemq::amqp::Parameter::max_attempts);
+  EXPECT_EQ(model::first_invalid_field(policy(1, -1, -1)), acemq::amqp::Parameter::initial_delay);
+  EXPECT_EQ(model::first_invalid_field(policy(1, 1, kInf)), acemq::amqp::Parameter::multiplier);
+  EXPECT_EQ(model::first_invalid_field(policy(1, 1, 2, -1e-300)),
+            acemq::amqp::Parameter::max_delay);
   EXPECT_EQ(
       model::first_invalid_field(policy(1, 1, 2, 0, std::numeric_limits<double>::quiet_NaN())),
-      "jitter_factor");
-  EXPECT_EQ(model::first_invalid_field(policy(1, 1, 2, 0, 0, kInf)), "max_message_age");
+      acemq::amqp::Parameter::jitter_factor);
+  EXPECT_EQ(model::first_invalid_field(policy(1, 1, 2, 0, 0, kInf)),
+            acemq::amqp::Parameter::max_message_age);
 }
 
 TEST(ModelProtocolCost, EachExitAndTheLimit) {

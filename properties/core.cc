@@ -1,4 +1,4 @@
-#include "core.hpp"
+#include "properties/core.hpp"
 
 #include <chrono>
 

@@ -1,4 +1,4 @@
-#include "coverage.hpp"
+#include "properties/coverage.hpp"
 
 #include <rapidcheck.h>
 #include <boost/math/distributions/binomial.hpp>

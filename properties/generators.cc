@@ -1,4 +1,4 @@
-#include "generators.hpp"
+#include "properties/generators.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -24,7 +24,7 @@
 #include <rapidcheck.h>
 
 #include "acemq/model/edge_values.hpp"
-#include "show.hpp"
+#include "properties/show.hpp"
 
 namespace acemq::props {
 

@@ -1,4 +1,4 @@
-#include "properties.hpp"
+#include "properties/properties.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,8 +16,8 @@
 #include "acemq/amqp/internal/walk.hpp"
 #include "acemq/model/contract.hpp"
 #include "acemq/model/ruby_rand.hpp"
-#include "generators.hpp"
-#include "show.hpp"
+#include "properties/generators.hpp"
+#include "properties/show.hpp"
 
 namespace acemq::props {
 namespace {

@@ -12,8 +12,8 @@
 #include <span>
 #include <string_view>
 
-#include "core.hpp"
-#include "coverage.hpp"
+#include "properties/core.hpp"
+#include "properties/coverage.hpp"
 
 namespace acemq::props {
 

@@ -16,9 +16,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
-#include "core.hpp"
-#include "coverage.hpp"
-#include "properties.hpp"
+#include "properties/core.hpp"
+#include "properties/coverage.hpp"
+#include "properties/properties.hpp"
 
 namespace props = acemq::props;
 

@@ -1,4 +1,4 @@
-#include "show.hpp"
+#include "properties/show.hpp"
 
 #include <bit>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "battery.hpp"
+#include "stats/battery.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,8 +13,8 @@
 #include <boost/math/statistics/t_test.hpp>
 
 #include "acemq/model/bits.hpp"
-#include "kolmogorov.hpp"
-#include "runs.hpp"
+#include "stats/kolmogorov.hpp"
+#include "stats/runs.hpp"
 
 namespace acemq::stats {
 namespace {

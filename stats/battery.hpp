@@ -28,11 +28,11 @@
 #include <string>
 #include <vector>
 
-#include "histogram.hpp"
-#include "moments.hpp"
-#include "range_check.hpp"
-#include "repeats.hpp"
-#include "sign_runs.hpp"
+#include "stats/histogram.hpp"
+#include "stats/moments.hpp"
+#include "stats/range_check.hpp"
+#include "stats/repeats.hpp"
+#include "stats/sign_runs.hpp"
 
 namespace acemq::stats {
 

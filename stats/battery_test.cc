@@ -1,6 +1,6 @@
 // The streaming battery against the statistics computed directly on the
 // samples it no longer keeps, and its states' merges: exact, in any order.
-#include "battery.hpp"
+#include "stats/battery.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +15,7 @@
 #include <boost/math/statistics/univariate_statistics.hpp>
 
 #include "acemq/model/unit_interval.hpp"
-#include "runs.hpp"
+#include "stats/runs.hpp"
 
 namespace acemq::stats {
 namespace {

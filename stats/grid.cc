@@ -1,4 +1,4 @@
-#include "grid.hpp"
+#include "stats/grid.hpp"
 
 #include <charconv>
 #include <limits>

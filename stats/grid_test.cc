@@ -7,13 +7,13 @@
 
 #include <gtest/gtest.h>
 
-#include "battery.hpp"
-#include "family.hpp"
-#include "grid.hpp"
-#include "night.hpp"
-#include "runner.hpp"
-#include "runs.hpp"
-#include "test_support.hpp"
+#include "stats/battery.hpp"
+#include "stats/family.hpp"
+#include "stats/grid.hpp"
+#include "stats/night.hpp"
+#include "stats/runner.hpp"
+#include "stats/runs.hpp"
+#include "stats/test_support.hpp"
 
 namespace acemq::stats {
 namespace {

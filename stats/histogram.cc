@@ -1,4 +1,4 @@
-#include "histogram.hpp"
+#include "stats/histogram.hpp"
 
 #include <cmath>
 #include <numeric>

@@ -1,7 +1,7 @@
 // The fine histogram against the exact statistics it stands in for: the
 // binned KS and mirrored KS within the bounds stats/README.md states, the
 // cells and bins monotone in u, and chi-square's bins the old equal bins.
-#include "histogram.hpp"
+#include "stats/histogram.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "acemq/model/unit_interval.hpp"
-#include "battery.hpp"
+#include "stats/battery.hpp"
 
 namespace acemq::stats {
 namespace {

@@ -1,4 +1,4 @@
-#include "known_bad.hpp"
+#include "stats/known_bad.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,7 +9,7 @@
 #include "acemq/amqp/retry_policy.hpp"
 #include "acemq/amqp/ruby_random.hpp"
 #include "acemq/model/contract.hpp"
-#include "battery.hpp"
+#include "stats/battery.hpp"
 
 namespace acemq::stats {
 namespace {

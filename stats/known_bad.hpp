@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "grid.hpp"
+#include "stats/grid.hpp"
 
 namespace acemq::stats {
 

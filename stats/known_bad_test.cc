@@ -9,13 +9,13 @@
 
 #include <gtest/gtest.h>
 
-#include "battery.hpp"
-#include "family.hpp"
-#include "grid.hpp"
-#include "known_bad.hpp"
-#include "night.hpp"
-#include "runs.hpp"
-#include "test_support.hpp"
+#include "stats/battery.hpp"
+#include "stats/family.hpp"
+#include "stats/grid.hpp"
+#include "stats/known_bad.hpp"
+#include "stats/night.hpp"
+#include "stats/runs.hpp"
+#include "stats/test_support.hpp"
 
 namespace acemq::stats {
 namespace {

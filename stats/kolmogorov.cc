@@ -1,4 +1,4 @@
-#include "kolmogorov.hpp"
+#include "stats/kolmogorov.hpp"
 
 #include <cmath>
 #include <numbers>

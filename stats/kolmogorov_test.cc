@@ -1,6 +1,6 @@
 // The Kolmogorov distribution against published values and against the
 // exact finite-n law it is the limit of.
-#include "kolmogorov.hpp"
+#include "stats/kolmogorov.hpp"
 
 #include <cmath>
 

@@ -24,7 +24,7 @@
 #include <stdexcept>
 
 #include "acemq/model/bits.hpp"
-#include "range_check.hpp"
+#include "stats/range_check.hpp"
 
 namespace acemq::stats {
 

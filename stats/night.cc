@@ -1,10 +1,10 @@
-#include "night.hpp"
+#include "stats/night.hpp"
 
 #include <algorithm>
 #include <regex>
 #include <tuple>
 
-#include "battery.hpp"
+#include "stats/battery.hpp"
 
 namespace acemq::stats {
 

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "grid.hpp"
-#include "known_bad.hpp"
-#include "runner.hpp"
-#include "runs.hpp"
+#include "stats/grid.hpp"
+#include "stats/known_bad.hpp"
+#include "stats/runner.hpp"
+#include "stats/runs.hpp"
 
 namespace acemq::stats {
 

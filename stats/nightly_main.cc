@@ -23,14 +23,14 @@
 
 #include <CLI/CLI.hpp>
 
-#include "family.hpp"
-#include "night.hpp"
-#include "progress.hpp"
-#include "report.hpp"
-#include "runner.hpp"
-#include "runs.hpp"
-#include "state_file.hpp"
-#include "verdict.hpp"
+#include "stats/family.hpp"
+#include "stats/night.hpp"
+#include "stats/progress.hpp"
+#include "stats/report.hpp"
+#include "stats/runner.hpp"
+#include "stats/runs.hpp"
+#include "stats/state_file.hpp"
+#include "stats/verdict.hpp"
 
 #ifndef STATS_DEFAULT_REPORT_DIR
 #define STATS_DEFAULT_REPORT_DIR "stats-report"

@@ -1,4 +1,4 @@
-#include "power.hpp"
+#include "stats/power.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -9,9 +9,9 @@
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/poisson.hpp>
 
-#include "battery.hpp"
-#include "kolmogorov.hpp"
-#include "runs.hpp"
+#include "stats/battery.hpp"
+#include "stats/kolmogorov.hpp"
+#include "stats/runs.hpp"
 
 namespace acemq::stats {
 namespace {

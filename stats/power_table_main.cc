@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "family.hpp"
-#include "night.hpp"
-#include "power.hpp"
-#include "runs.hpp"
+#include "stats/family.hpp"
+#include "stats/night.hpp"
+#include "stats/power.hpp"
+#include "stats/runs.hpp"
 
 int main(int argc, char** argv) {
   using namespace acemq::stats;

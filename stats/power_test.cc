@@ -17,11 +17,11 @@
 #include <boost/math/distributions/binomial.hpp>
 
 #include "acemq/model/unit_interval.hpp"
-#include "battery.hpp"
-#include "family.hpp"
-#include "night.hpp"
-#include "power.hpp"
-#include "runs.hpp"
+#include "stats/battery.hpp"
+#include "stats/family.hpp"
+#include "stats/night.hpp"
+#include "stats/power.hpp"
+#include "stats/runs.hpp"
 
 namespace acemq::stats {
 namespace {

@@ -1,4 +1,4 @@
-#include "progress.hpp"
+#include "stats/progress.hpp"
 
 #include <algorithm>
 #include <cmath>

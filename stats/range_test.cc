@@ -13,9 +13,9 @@
 #include "acemq/model/bits.hpp"
 #include "acemq/model/edge_values.hpp"
 #include "acemq/model/unit_interval.hpp"
-#include "battery.hpp"
-#include "grid.hpp"
-#include "range_check.hpp"
+#include "stats/battery.hpp"
+#include "stats/grid.hpp"
+#include "stats/range_check.hpp"
 
 namespace acemq::stats {
 namespace {

@@ -1,9 +1,9 @@
-#include "repeats.hpp"
+#include "stats/repeats.hpp"
 
 #include <algorithm>
 #include <array>
 
-#include "runs.hpp"
+#include "stats/runs.hpp"
 
 namespace acemq::stats {
 

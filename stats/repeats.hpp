@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "histogram.hpp"
+#include "stats/histogram.hpp"
 
 namespace acemq::stats {
 

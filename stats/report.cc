@@ -1,4 +1,4 @@
-#include "report.hpp"
+#include "stats/report.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "family.hpp"
-#include "svg.hpp"
+#include "stats/family.hpp"
+#include "stats/svg.hpp"
 
 namespace acemq::stats {
 namespace {

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string>
 
-#include "verdict.hpp"
+#include "stats/verdict.hpp"
 
 namespace acemq::stats {
 

@@ -1,4 +1,4 @@
-#include "runner.hpp"
+#include "stats/runner.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -7,7 +7,7 @@
 #include <mutex>
 #include <thread>
 
-#include "runs.hpp"
+#include "stats/runs.hpp"
 
 namespace acemq::stats {
 namespace {

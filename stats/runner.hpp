@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "battery.hpp"
-#include "grid.hpp"
-#include "progress.hpp"
+#include "stats/battery.hpp"
+#include "stats/grid.hpp"
+#include "stats/progress.hpp"
 
 namespace acemq::stats {
 

@@ -14,11 +14,11 @@
 #include <nlohmann/json.hpp>
 
 #include "acemq/model/bits.hpp"
-#include "night.hpp"
-#include "report.hpp"
-#include "runner.hpp"
-#include "state_file.hpp"
-#include "verdict.hpp"
+#include "stats/night.hpp"
+#include "stats/report.hpp"
+#include "stats/runner.hpp"
+#include "stats/state_file.hpp"
+#include "stats/verdict.hpp"
 
 namespace acemq::stats {
 namespace {

@@ -1,4 +1,4 @@
-#include "state_file.hpp"
+#include "stats/state_file.hpp"
 
 #include <algorithm>
 #include <bit>

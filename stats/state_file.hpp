@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "runner.hpp"
+#include "stats/runner.hpp"
 
 namespace acemq::stats {
 

@@ -1,4 +1,4 @@
-#include "svg.hpp"
+#include "stats/svg.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "battery.hpp"
+#include "stats/battery.hpp"
 
 namespace acemq::stats {
 

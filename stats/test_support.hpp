@@ -5,8 +5,8 @@
 #include <iostream>
 #include <string>
 
-#include "battery.hpp"
-#include "power.hpp"
+#include "stats/battery.hpp"
+#include "stats/power.hpp"
 
 namespace acemq::stats {
 

@@ -1,10 +1,10 @@
-#include "verdict.hpp"
+#include "stats/verdict.hpp"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "family.hpp"
-#include "kolmogorov.hpp"
+#include "stats/family.hpp"
+#include "stats/kolmogorov.hpp"
 
 namespace acemq::stats {
 

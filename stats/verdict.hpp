@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "battery.hpp"
-#include "power.hpp"
-#include "runner.hpp"
+#include "stats/battery.hpp"
+#include "stats/power.hpp"
+#include "stats/runner.hpp"
 
 namespace acemq::stats {
 

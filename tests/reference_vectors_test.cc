@@ -14,9 +14,9 @@
 #include <nlohmann/json.hpp>
 
 #include "acemq/model/bits.hpp"
-#include "answer.hpp"
-#include "protocol.hpp"
-#include "wire.hpp"
+#include "conformance/protocol/answer.hpp"
+#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {
 namespace {

@@ -7,10 +7,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include <gmock/gmock.h>
@@ -300,6 +303,75 @@ TEST(Validation, CallsNameTheArgument) {
   EXPECT_THROW((void)RetryPolicy::none().next_delay(0), std::invalid_argument);
   // A NaN delay is rejected even where no jitter would apply.
   EXPECT_THROW((void)RetryPolicy::none().jittered(Seconds{kNaN}), std::invalid_argument);
+}
+
+// Every way the core refuses, as values: a caller that maps a refusal back
+// to its own field (the protocol, the command line, a consumer's config)
+// reads parameter(), never what(); what() stays the same bytes as before.
+TEST(Validation, RefusalsCarryTheParameterTheRuleAndTheValue) {
+  using acemq::amqp::InvalidParameter;
+  using acemq::amqp::Parameter;
+  using acemq::amqp::Rule;
+  const RetryPolicy policy = RetryPolicy::exponential(5, 1s);
+  struct Row {
+    std::function<void()> call;
+    std::string_view where;
+    Parameter parameter;
+    Rule rule;
+    InvalidParameter::Value value;
+    std::string_view what;
+  };
+  const Row rows[] = {
+      {[] { RetryPolicy({.max_attempts = 0}); }, "RetryPolicy", Parameter::max_attempts,
+       Rule::at_least_one, std::int64_t{0}, "RetryPolicy: max_attempts must be at least 1, got 0"},
+      {[] { RetryPolicy::fixed(2, -1.5s); }, "RetryPolicy", Parameter::initial_delay,
+       Rule::finite_non_negative, -1.5,
+       "RetryPolicy: initial_delay must be finite and >= 0, got -1.5"},
+      {[] { RetryPolicy({.multiplier = -2.0}); }, "RetryPolicy", Parameter::multiplier,
+       Rule::finite_non_negative, -2.0, "RetryPolicy: multiplier must be finite and >= 0, got -2"},
+      {[] { RetryPolicy::exponential(3, 1s, Seconds{-kInf}); }, "RetryPolicy",
+       Parameter::max_delay, Rule::finite_non_negative, -kInf,
+       "RetryPolicy: max_delay must be finite and >= 0, got -inf"},
+      {[] { RetryPolicy({.jitter_factor = 1.5}); }, "RetryPolicy", Parameter::jitter_factor,
+       Rule::unit_interval, 1.5, "RetryPolicy: jitter_factor must be in [0, 1], got 1.5"},
+      {[] { RetryPolicy({.max_message_age = -1s}); }, "RetryPolicy", Parameter::max_message_age,
+       Rule::finite_non_negative, -1.0,
+       "RetryPolicy: max_message_age must be finite and >= 0, got -1"},
+      {[] { RetryPolicy::none().give_up_after(Seconds{kInf}); }, "give_up_after",
+       Parameter::max_message_age, Rule::finite_non_negative, kInf,
+       "give_up_after: max_message_age must be finite and >= 0, got inf"},
+      {[] { RetryPolicy::none().with_jitter(2.0); }, "with_jitter", Parameter::jitter_factor,
+       Rule::unit_interval, 2.0, "with_jitter: jitter_factor must be in [0, 1], got 2"},
+      {[&] { (void)policy.next_delay(-5, 0s, Jitter::off); }, "next_delay", Parameter::attempt,
+       Rule::at_least_one, std::int64_t{-5}, "next_delay: attempt must be at least 1, got -5"},
+      {[&] { (void)policy.next_delay(1, Seconds{-kNaN}); }, "next_delay", Parameter::message_age,
+       Rule::not_nan, -kNaN, "next_delay: message_age must be a number, not NaN, got -nan"},
+      {[&] { (void)policy.jittered(Seconds{kNaN}); }, "jittered", Parameter::delay, Rule::not_nan,
+       kNaN, "jittered: delay must be a number, not NaN, got nan"},
+      {[&] { (void)policy.jittered_with_draw(1s, 1.0); }, "jitter", Parameter::draw,
+       Rule::draw_interval, 1.0, "jitter: draw r must be in [0, 1), got 1"},
+  };
+  for (const Row& row : rows) {
+    SCOPED_TRACE(row.what);
+    try {
+      row.call();
+      ADD_FAILURE() << "accepted";
+    } catch (const InvalidParameter& e) {
+      EXPECT_EQ(e.where(), row.where);
+      EXPECT_EQ(e.parameter(), row.parameter);
+      EXPECT_EQ(e.rule(), row.rule);
+      EXPECT_EQ(e.value().index(), row.value.index());
+      if (const auto* whole = std::get_if<std::int64_t>(&row.value)) {
+        EXPECT_EQ(std::get<std::int64_t>(e.value()), *whole);
+      } else {
+        EXPECT_EQ(bits_of(std::get<double>(e.value())), bits_of(std::get<double>(row.value)));
+      }
+      EXPECT_EQ(std::string_view(e.what()), row.what);
+    }
+  }
+  EXPECT_EQ(acemq::amqp::parameter_name(Parameter::draw), "r");
+  EXPECT_EQ(acemq::amqp::parameter_name(Parameter::max_message_age), "max_message_age");
+  EXPECT_EQ(acemq::amqp::rule_text(Rule::draw_interval), "in [0, 1)");
 }
 
 TEST(Validation, DrawOutsideUnitIntervalIsAnErrorNotAClamp) {

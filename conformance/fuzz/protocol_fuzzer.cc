@@ -35,9 +35,9 @@
 #include "acemq/amqp/retry_policy.hpp"
 #include "acemq/model/bits.hpp"
 #include "acemq/model/contract.hpp"
-#include "answer.hpp"
-#include "protocol.hpp"
-#include "wire.hpp"
+#include "conformance/protocol/answer.hpp"
+#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/wire.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
   reaching fails here.
 - A run too small to reach everything says what it did not reach.
 
-    check_report_test.py RETRY_POLICY PYTHON PORT_DIR
+    check_report_test.py RETRY_POLICY PYTHON PORT_DIR TEST_ADAPTERS_DIR
 """
 
 import json
@@ -44,8 +44,8 @@ def shrunk_requests(report):
     return out
 
 
-def main(rp, python, port):
-    py, drifted = shlex.quote(python), shlex.quote(f"{port}/drifted.py")
+def main(rp, python, port, test_adapters):
+    py, drifted = shlex.quote(python), shlex.quote(f"{test_adapters}/drifted.py")
     adapter = f"{py} {shlex.quote(port + '/adapter.py')}"
 
     # Seed 1 makes several mismatches that shrink to one request.

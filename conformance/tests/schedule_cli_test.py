@@ -169,9 +169,9 @@ def main(rp, work):
            "--svg also prints the table, unchanged")
     expect(os.path.exists(svg_path), "--svg wrote no file")
     # The picture the docs show is this command's output, not a stale copy.
-    example = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "schedule-example.svg")
+    example = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "schedule-example.svg")
     expect(os.path.exists(svg_path) and open(example).read() == open(svg_path).read(),
-           "conformance/schedule-example.svg is not what `retry-policy schedule "
+           "docs/schedule-example.svg is not what `retry-policy schedule "
            + " ".join(exponential) + " --svg` draws now: regenerate it with that command")
     if os.path.exists(svg_path):
         check_svg(rp, work, svg_path)

@@ -9,8 +9,9 @@
 // walk with exits, protocol_cost, is the protocol's cost limit as
 // conformance/README.md states it.
 //
-// Rejections throw Rejected naming the parameter, so a harness can ask the
-// core for std::invalid_argument naming the same one.
+// Rejections throw Rejected naming the parameter with the core's own enum
+// (acemq/amqp/invalid_parameter.hpp), so a harness can ask the core for an
+// InvalidParameter naming the same one, compared as values.
 #pragma once
 
 #include <cmath>
@@ -26,9 +27,9 @@ namespace acemq::model {
 
 using Options = amqp::RetryPolicy::Options;
 
-// A parameter the port refuses, by the name the reference gives it.
+// A parameter the port refuses.
 struct Rejected {
-  std::string_view field;
+  amqp::Parameter parameter;
 };
 
 // ---- Validation (docs/contract.md, Decisions) ------------------------------
@@ -42,13 +43,13 @@ inline bool jitter_factor_ok(double factor) { return factor >= 0.0 && factor <= 
 
 // The first parameter the constructor refuses, in declaration order, or
 // nothing when the policy is valid.
-inline std::optional<std::string_view> first_invalid_field(const Options& o) {
-  if (o.max_attempts < 1) return "max_attempts";
-  if (!finite_non_negative(o.initial_delay.count())) return "initial_delay";
-  if (!finite_non_negative(o.multiplier)) return "multiplier";
-  if (!finite_non_negative(o.max_delay.count())) return "max_delay";
-  if (!jitter_factor_ok(o.jitter_factor)) return "jitter_factor";
-  if (!finite_non_negative(o.max_message_age.count())) return "max_message_age";
+inline std::optional<amqp::Parameter> first_invalid_field(const Options& o) {
+  if (o.max_attempts < 1) return amqp::Parameter::max_attempts;
+  if (!finite_non_negative(o.initial_delay.count())) return amqp::Parameter::initial_delay;
+  if (!finite_non_negative(o.multiplier)) return amqp::Parameter::multiplier;
+  if (!finite_non_negative(o.max_delay.count())) return amqp::Parameter::max_delay;
+  if (!jitter_factor_ok(o.jitter_factor)) return amqp::Parameter::jitter_factor;
+  if (!finite_non_negative(o.max_message_age.count())) return amqp::Parameter::max_message_age;
   return std::nullopt;
 }
 
@@ -89,7 +90,7 @@ inline double schedule_entry(const Options& o, std::int64_t attempt) {
 
 // The port rejects a NaN delay before anything else; Ruby returned it.
 inline void check_delay(double delay) {
-  if (std::isnan(delay)) throw Rejected{"delay"};
+  if (std::isnan(delay)) throw Rejected{amqp::Parameter::delay};
 }
 
 // Ruby: `jitter_factor.positive? && delay.positive?`. Only then is a draw
@@ -119,7 +120,7 @@ inline double jitter_scale(double jitter_factor, double r) {
 inline double jittered(double jitter_factor, double delay, double r) {
   check_delay(delay);
   if (!jitter_applies(jitter_factor, delay)) return delay;
-  if (!(r >= 0.0 && r < 1.0)) throw Rejected{"r"};
+  if (!(r >= 0.0 && r < 1.0)) throw Rejected{amqp::Parameter::draw};
   const double result = delay * jitter_scale(jitter_factor, r);
   return std::isnan(result) ? delay : result;
 }
@@ -142,8 +143,8 @@ inline bool gives_up(const Options& o, std::int64_t attempt, double message_age)
 
 // The port's argument checks, before anything else.
 inline void check_call(std::int64_t attempt, double message_age) {
-  if (attempt < 1) throw Rejected{"attempt"};
-  if (std::isnan(message_age)) throw Rejected{"message_age"};
+  if (attempt < 1) throw Rejected{amqp::Parameter::attempt};
+  if (std::isnan(message_age)) throw Rejected{amqp::Parameter::message_age};
 }
 
 // next_delay without jitter.

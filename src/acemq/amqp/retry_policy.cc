@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -10,64 +9,56 @@
 #include <string>
 #include <string_view>
 
+#include "acemq/amqp/invalid_parameter.hpp"
+
 #include "acemq/amqp/internal/thread_engine.hpp"
 #include "acemq/amqp/internal/walk.hpp"
 
 namespace acemq::amqp {
 namespace {
 
-// Shortest round-trip form, so the value in a message is the value passed.
-std::string show(double value) {
-  char buffer[32];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
-}
-
-[[noreturn]] void reject(std::string_view where, std::string_view name, const std::string& value,
-                         std::string_view rule) {
-  std::string message;
-  message.append(where).append(": ").append(name).append(" must be ");
-  message.append(rule).append(", got ").append(value);
-  throw std::invalid_argument(message);
+[[noreturn]] void reject(std::string_view where, Parameter parameter, Rule rule,
+                         InvalidParameter::Value value) {
+  throw InvalidParameter(where, parameter, rule, value);
 }
 
 // Negative zero passes: it is not below zero, and the reference keeps its
 // sign through the schedule, so this port does too.
-void require_finite_non_negative(std::string_view where, std::string_view name, double value) {
+void require_finite_non_negative(std::string_view where, Parameter parameter, double value) {
   if (!std::isfinite(value) || value < 0.0) {
-    reject(where, name, show(value), "finite and >= 0");
+    reject(where, parameter, Rule::finite_non_negative, value);
   }
 }
 
 void require_jitter_factor(std::string_view where, double factor) {
   // Written so that NaN fails too: it is in no interval.
   if (!(factor >= 0.0 && factor <= 1.0)) {
-    reject(where, "jitter_factor", show(factor), "in [0, 1]");
+    reject(where, Parameter::jitter_factor, Rule::unit_interval, factor);
   }
 }
 
 void validate(const RetryPolicy::Options& o) {
   constexpr std::string_view kWhere = "RetryPolicy";
   if (o.max_attempts < 1) {
-    reject(kWhere, "max_attempts", std::to_string(o.max_attempts), "at least 1");
+    reject(kWhere, Parameter::max_attempts, Rule::at_least_one, o.max_attempts);
   }
-  require_finite_non_negative(kWhere, "initial_delay", o.initial_delay.count());
-  require_finite_non_negative(kWhere, "multiplier", o.multiplier);
-  require_finite_non_negative(kWhere, "max_delay", o.max_delay.count());
+  require_finite_non_negative(kWhere, Parameter::initial_delay, o.initial_delay.count());
+  require_finite_non_negative(kWhere, Parameter::multiplier, o.multiplier);
+  require_finite_non_negative(kWhere, Parameter::max_delay, o.max_delay.count());
   require_jitter_factor(kWhere, o.jitter_factor);
-  require_finite_non_negative(kWhere, "max_message_age", o.max_message_age.count());
+  require_finite_non_negative(kWhere, Parameter::max_message_age, o.max_message_age.count());
 }
 
 // Out of line and cold, so the hot path of next_delay builds no strings and
 // keeps a small frame, which the benchmarks showed in every call's time.
 [[noreturn, gnu::noinline, gnu::cold]] void reject_attempt(std::int64_t attempt) {
-  reject("next_delay", "attempt", std::to_string(attempt), "at least 1");
+  reject("next_delay", Parameter::attempt, Rule::at_least_one, attempt);
 }
 [[noreturn, gnu::noinline, gnu::cold]] void reject_draw(double r) {
-  reject("jitter", "draw r", show(r), "in [0, 1)");
+  reject("jitter", Parameter::draw, Rule::draw_interval, r);
 }
 [[noreturn, gnu::noinline, gnu::cold]] void reject_message_age(double age) {
-  reject("next_delay", "message_age", show(age), "a number, not NaN");
+  reject("next_delay", Parameter::message_age, Rule::not_nan, age);
 }
 
 // Where a walk of the contract's loop stopped: the running value the entry
@@ -140,7 +131,7 @@ RetryPolicy RetryPolicy::exponential(std::int64_t max_attempts, Seconds initial_
 }
 
 RetryPolicy RetryPolicy::give_up_after(Seconds age) const {
-  require_finite_non_negative("give_up_after", "max_message_age", age.count());
+  require_finite_non_negative("give_up_after", Parameter::max_message_age, age.count());
   Options copy = options_;
   copy.max_message_age = age;
   return RetryPolicy(copy);
@@ -175,7 +166,7 @@ std::optional<double> RetryPolicy::unjittered(std::int64_t attempt, double messa
 }
 
 void RetryPolicy::reject_nan_delay(double delay) {
-  reject("jittered", "delay", show(delay), "a number, not NaN");
+  reject("jittered", Parameter::delay, Rule::not_nan, delay);
 }
 
 double RetryPolicy::apply_draw(double delay, double r) const {

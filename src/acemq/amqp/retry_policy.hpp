@@ -9,7 +9,9 @@
 // UniformSource the caller may inject.
 //
 // Unlike the reference, this port validates: bad input throws
-// std::invalid_argument naming the parameter and the value. A valid policy
+// InvalidParameter, a std::invalid_argument that carries the parameter, the
+// rule and the value as values (invalid_parameter.hpp), and names them in
+// what(). A valid policy
 // with no cap may still overflow to +infinity; that is the reference's answer
 // and it is kept.
 //
@@ -27,6 +29,7 @@
 #include <vector>
 
 #include "acemq/amqp/delay_range.hpp"
+#include "acemq/amqp/invalid_parameter.hpp"
 #include "acemq/amqp/uniform_source.hpp"
 
 namespace acemq::amqp {
@@ -72,7 +75,7 @@ class RetryPolicy {
 
   // One delivery, no second chance: the same as none().
   RetryPolicy() noexcept { remember_running_values(); }
-  // Throws std::invalid_argument naming the first bad parameter and its value.
+  // Throws InvalidParameter naming the first bad parameter and its value.
   explicit RetryPolicy(const Options& options);
 
   // One delivery, no second chance.

@@ -25,11 +25,16 @@ them all (that is the point); `retry-policy stats --impl` must reject each:
 """
 
 import math
+import pathlib
 import random
 import sys
 
-import adapter
-from retry_policy import RetryPolicy
+# The real Python port and its adapter, which every drift here starts from;
+# this folder holds only the test doubles, apart from the ports users copy.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "adapters" / "python"))
+
+import adapter  # noqa: E402
+from retry_policy import RetryPolicy  # noqa: E402
 
 
 class ClosedForm(RetryPolicy):

@@ -1,4 +1,4 @@
-#include "case_generator.hpp"
+#include "conformance/check/case_generator.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,8 +12,8 @@
 #include "acemq/model/contract.hpp"
 #include "acemq/model/edge_values.hpp"
 #include "acemq/model/unit_interval.hpp"
-#include "protocol.hpp"
-#include "wire.hpp"
+#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {
 namespace {

@@ -1,4 +1,4 @@
-#include "port_stats.hpp"
+#include "conformance/cli/port_stats.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,19 +9,19 @@
 #include <string>
 #include <vector>
 
-#include "adapter_process.hpp"
-#include "answer.hpp"
-#include "battery.hpp"
-#include "family.hpp"
-#include "grid.hpp"
-#include "power.hpp"
-#include "progress.hpp"
-#include "protocol.hpp"
-#include "report.hpp"
-#include "runner.hpp"
-#include "runs.hpp"
-#include "verdict.hpp"
-#include "wire.hpp"
+#include "conformance/process/adapter_process.hpp"
+#include "conformance/protocol/answer.hpp"
+#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/wire.hpp"
+#include "stats/battery.hpp"
+#include "stats/family.hpp"
+#include "stats/grid.hpp"
+#include "stats/power.hpp"
+#include "stats/progress.hpp"
+#include "stats/report.hpp"
+#include "stats/runner.hpp"
+#include "stats/runs.hpp"
+#include "stats/verdict.hpp"
 
 namespace acemq::conformance {
 namespace {

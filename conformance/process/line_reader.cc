@@ -1,4 +1,4 @@
-#include "line_reader.hpp"
+#include "conformance/process/line_reader.hpp"
 
 #include <poll.h>
 #include <unistd.h>

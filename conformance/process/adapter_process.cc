@@ -1,4 +1,4 @@
-#include "adapter_process.hpp"
+#include "conformance/process/adapter_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -1,4 +1,4 @@
-#include "protocol.hpp"
+#include "conformance/protocol/protocol.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -12,8 +12,8 @@
 
 #include "acemq/amqp/internal/walk.hpp"
 #include "acemq/amqp/ruby_random.hpp"
-#include "core_refusal.hpp"
-#include "wire.hpp"
+#include "conformance/protocol/core_refusal.hpp"
+#include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {
 namespace {

@@ -31,17 +31,17 @@
 
 #include <CLI/CLI.hpp>
 
-#include "battery.hpp"
-#include "case_generator.hpp"
-#include "check.hpp"
-#include "core_refusal.hpp"
-#include "line_reader.hpp"
-#include "port_stats.hpp"
-#include "protocol.hpp"
-#include "runs.hpp"
-#include "schedule_svg.hpp"
-#include "schedule_table.hpp"
-#include "wire.hpp"
+#include "conformance/check/case_generator.hpp"
+#include "conformance/check/check.hpp"
+#include "conformance/cli/port_stats.hpp"
+#include "conformance/cli/schedule_svg.hpp"
+#include "conformance/cli/schedule_table.hpp"
+#include "conformance/process/line_reader.hpp"
+#include "conformance/protocol/core_refusal.hpp"
+#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/wire.hpp"
+#include "stats/battery.hpp"
+#include "stats/runs.hpp"
 
 namespace {
 

@@ -3,7 +3,7 @@
 // with a null id), the reference profile sends only what the reference
 // answers alike, every rule of kInvalidRules is reached, and a seed means
 // the same lines.
-#include "case_generator.hpp"
+#include "conformance/check/case_generator.hpp"
 
 #include <map>
 #include <optional>
@@ -12,8 +12,8 @@
 
 #include <gtest/gtest.h>
 
-#include "answer.hpp"
-#include "protocol.hpp"
+#include "conformance/protocol/answer.hpp"
+#include "conformance/protocol/protocol.hpp"
 
 namespace acemq::conformance {
 namespace {

@@ -1,4 +1,4 @@
-#include "schedule_table.hpp"
+#include "conformance/cli/schedule_table.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include "acemq/model/edge_values.hpp"
-#include "protocol.hpp"
-#include "wire.hpp"
+#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {
 namespace {

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "line_reader.hpp"
+#include "conformance/process/line_reader.hpp"
 
 namespace acemq::conformance {
 

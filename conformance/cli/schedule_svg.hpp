@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "acemq/amqp/retry_policy.hpp"
-#include "schedule_table.hpp"
+#include "conformance/cli/schedule_table.hpp"
 
 namespace acemq::conformance {
 

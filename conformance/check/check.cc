@@ -1,4 +1,4 @@
-#include "check.hpp"
+#include "conformance/check/check.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -7,12 +7,12 @@
 #include <optional>
 #include <ostream>
 
-#include "adapter_process.hpp"
-#include "answer.hpp"
-#include "coverage.hpp"
-#include "protocol.hpp"
-#include "shrink.hpp"
-#include "wire.hpp"
+#include "conformance/check/coverage.hpp"
+#include "conformance/check/shrink.hpp"
+#include "conformance/process/adapter_process.hpp"
+#include "conformance/protocol/answer.hpp"
+#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {
 namespace {

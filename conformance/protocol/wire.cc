@@ -1,4 +1,4 @@
-#include "wire.hpp"
+#include "conformance/protocol/wire.hpp"
 
 #include <algorithm>
 #include <charconv>

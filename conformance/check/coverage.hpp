@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "answer.hpp"
+#include "conformance/protocol/answer.hpp"
 
 namespace acemq::conformance {
 

@@ -1,11 +1,11 @@
-#include "answer.hpp"
+#include "conformance/protocol/answer.hpp"
 
 #include <bit>
 #include <cmath>
 #include <cstdio>
 
-#include "protocol.hpp"
-#include "wire.hpp"
+#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {
 namespace {

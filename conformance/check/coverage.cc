@@ -1,4 +1,4 @@
-#include "coverage.hpp"
+#include "conformance/check/coverage.hpp"
 
 #include <algorithm>
 #include <array>
@@ -11,8 +11,8 @@
 #include "acemq/model/contract.hpp"
 #include "acemq/model/edge_values.hpp"
 #include "acemq/model/regimes.hpp"
-#include "protocol.hpp"
-#include "wire.hpp"
+#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {
 namespace {

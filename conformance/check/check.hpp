@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "case_generator.hpp"
+#include "conformance/check/case_generator.hpp"
 
 namespace acemq::conformance {
 

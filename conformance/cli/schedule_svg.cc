@@ -1,4 +1,4 @@
-#include "schedule_svg.hpp"
+#include "conformance/cli/schedule_svg.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <optional>
 #include <string_view>
 
-#include "svg.hpp"
+#include "stats/svg.hpp"
 
 namespace acemq::conformance {
 namespace {
