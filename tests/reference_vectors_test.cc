@@ -15,7 +15,8 @@
 
 #include "acemq/model/bits.hpp"
 #include "conformance/protocol/answer.hpp"
-#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/limits.hpp"
+#include "conformance/protocol/respond.hpp"
 #include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {

@@ -12,7 +12,8 @@
 #include "acemq/model/contract.hpp"
 #include "acemq/model/edge_values.hpp"
 #include "acemq/model/unit_interval.hpp"
-#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/limits.hpp"
+#include "conformance/protocol/respond.hpp"
 #include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {
@@ -22,7 +23,7 @@ using nlohmann::ordered_json;
 namespace edges = model::edges;
 
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
-constexpr std::int64_t kSeedMax = 4294967295;
+constexpr std::int64_t kSeedMax = kMaxSeed;
 constexpr std::int64_t kMaxStepsAnswered = kMaxSteps + 1;  // attempt 2^20 + 1 is always answered
 
 double next_up(double x) { return std::nextafter(x, HUGE_VAL); }
@@ -154,11 +155,13 @@ constexpr Choice<std::string_view> kOps[] = {
     {"replay", 25, [](Dice&, const Context&) { return std::string_view("replay"); }},
 };
 
-constexpr Choice<std::string_view> kForms[] = {
-    {"constructor", 6, [](Dice&, const Context&) { return std::string_view("constructor"); }},
-    {"exponential", 2, [](Dice&, const Context&) { return std::string_view("exponential"); }},
-    {"fixed", 2, [](Dice&, const Context&) { return std::string_view("fixed"); }},
-    {"none", 1, [](Dice&, const Context&) { return std::string_view("none"); }},
+// The forms' members and signatures are the protocol's (policy_spec.hpp);
+// only how often each is made is the generator's.
+constexpr Choice<Form> kForms[] = {
+    {"constructor", 6, [](Dice&, const Context&) { return Form::constructor; }},
+    {"exponential", 2, [](Dice&, const Context&) { return Form::exponential; }},
+    {"fixed", 2, [](Dice&, const Context&) { return Form::fixed; }},
+    {"none", 1, [](Dice&, const Context&) { return Form::none; }},
 };
 
 constexpr double kRoundDelays[] = {0.001, 0.1, 0.25, 0.5,  1.0,   1.5,
@@ -370,24 +373,18 @@ constexpr Choice<JitterMember> kJitterMembers[] = {
 // ---- Policies -------------------------------------------------------------
 
 struct PolicyParameters {
-  std::string_view form;  // "constructor", "none", "fixed", "exponential"
-  std::int64_t max_attempts = 1;
-  double initial_delay = 0.0;
-  double multiplier = 2.0;
-  double max_delay = 0.0;
-  double jitter_factor = 0.0;
-  double max_message_age = 0.0;
+  PolicySpec spec;
   // Which constructor fields are written out (the rest take the defaults).
   bool has[6] = {true, true, true, true, true, true};
-  std::optional<double> give_up_after;
-  std::optional<double> with_jitter;
 
   // The values the policy ends up with, after the factory and the copies.
   double effective_age_limit() const {
-    if (give_up_after) return *give_up_after;
-    return form == "constructor" ? max_message_age : 0.0;
+    if (spec.give_up_after) return *spec.give_up_after;
+    return spec.form == Form::constructor ? spec.fields.max_message_age.count() : 0.0;
   }
-  std::int64_t effective_max_attempts() const { return form == "none" ? 1 : max_attempts; }
+  std::int64_t effective_max_attempts() const {
+    return spec.form == Form::none ? 1 : spec.fields.max_attempts;
+  }
 };
 
 // A factor for a replay: above zero, so that most replays draw.
@@ -397,62 +394,67 @@ double replay_jitter(Dice& d) {
 
 PolicyParameters policy_parameters(Dice& d, Context& c) {
   PolicyParameters p;
-  p.form = choose<std::string_view>(d, kForms, c);
-  p.max_attempts = choose<std::int64_t>(d, kMaxAttempts, c);
+  amqp::RetryPolicy::Options& o = p.spec.fields;
+  p.spec.form = choose<Form>(d, kForms, c);
+  o.max_attempts = choose<std::int64_t>(d, kMaxAttempts, c);
   if (c.replay && d.chance(0.15)) {
     // Underflow to zero part-way: tiny delays times a tiny multiplier.
-    p.initial_delay = d.with_exponent(-1070, -1000);
-    p.multiplier = d.with_exponent(-60, -10);
+    o.initial_delay = amqp::Seconds{d.with_exponent(-1070, -1000)};
+    o.multiplier = d.with_exponent(-60, -10);
   } else {
-    p.initial_delay = choose<double>(d, kDelays, c);
-    p.multiplier = choose<double>(d, kMultipliers, c);
+    o.initial_delay = amqp::Seconds{choose<double>(d, kDelays, c)};
+    o.multiplier = choose<double>(d, kMultipliers, c);
   }
-  c.initial_delay = p.initial_delay;
-  p.max_delay = choose<double>(d, kCaps, c);
-  p.jitter_factor =
+  c.initial_delay = o.initial_delay.count();
+  o.max_delay = amqp::Seconds{choose<double>(d, kCaps, c)};
+  o.jitter_factor =
       c.replay && d.chance(0.7) ? replay_jitter(d) : choose<double>(d, kJitterFactors, c);
-  p.max_message_age = choose<double>(d, kAgeLimits, c);
+  o.max_message_age = amqp::Seconds{choose<double>(d, kAgeLimits, c)};
   for (bool& present : p.has) present = d.chance(0.75);
   p.has[0] = true;  // max_attempts: the default 1 makes a dull policy
-  if (d.chance(0.2)) p.give_up_after = d.chance(0.3) ? 0.0 : d.with_exponent(-10, 12);
+  if (d.chance(0.2)) p.spec.give_up_after = d.chance(0.3) ? 0.0 : d.with_exponent(-10, 12);
   // A factor of 0 never draws, which would make a replay say nothing about
   // draws; keep most replays jittered.
-  if (d.chance(c.replay && p.form != "exponential" ? 0.5 : 0.2)) {
-    p.with_jitter = c.replay ? replay_jitter(d) : choose<double>(d, kJitterFactors, c);
+  if (d.chance(c.replay && p.spec.form != Form::exponential ? 0.5 : 0.2)) {
+    p.spec.with_jitter = c.replay ? replay_jitter(d) : choose<double>(d, kJitterFactors, c);
   }
   c.max_attempts = p.effective_max_attempts();
   c.age_limit = p.effective_age_limit();
   return p;
 }
 
+ordered_json member_json(const PolicyMember& member, const PolicySpec& spec) {
+  const MemberValue value = member.get(spec);
+  if (member.integer) return std::get<std::int64_t>(value);
+  return wire(std::get<double>(value));
+}
+
+// The policy member of a request, written from the protocol's table of
+// forms: a factory's required fields always, its optional ones sometimes.
 ordered_json encode_policy(Dice& d, const PolicyParameters& p) {
+  const Factory& factory = factory_of(p.spec.form);
   ordered_json policy = ordered_json::object();
-  if (p.form == "constructor") {
-    static constexpr const char* kNames[] = {"max_attempts", "initial_delay", "multiplier",
-                                             "max_delay",    "jitter_factor", "max_message_age"};
-    const double values[] = {0.0,         p.initial_delay, p.multiplier,
-                             p.max_delay, p.jitter_factor, p.max_message_age};
-    for (std::size_t i = 0; i < std::size(kNames); ++i) {
-      if (!p.has[i]) continue;
-      if (i == 0) {
-        policy[kNames[i]] = p.max_attempts;
-      } else {
-        policy[kNames[i]] = wire(values[i]);
-      }
+  if (p.spec.form != Form::constructor) policy["factory"] = factory.name;
+  for (std::size_t i = 0; i < factory.fields.size(); ++i) {
+    const FactoryField& field = factory.fields[i];
+    const PolicyMember& member = *policy_member(field.member);
+    if (!field.required) {
+      // The constructor's presence was drawn with the policy; a factory's
+      // optional max_delay is written when it is not the default, and
+      // sometimes when it is.
+      const bool present = p.spec.form == Form::constructor
+                               ? p.has[i]
+                               : std::get<double>(member.get(p.spec)) != 0.0 || d.chance(0.3);
+      if (!present) continue;
     }
-  } else {
-    policy["factory"] = p.form;
-    if (p.form == "fixed") {
-      policy["max_attempts"] = p.max_attempts;
-      policy["delay"] = wire(p.initial_delay);
-    } else if (p.form == "exponential") {
-      policy["max_attempts"] = p.max_attempts;
-      policy["initial_delay"] = wire(p.initial_delay);
-      if (p.max_delay != 0.0 || d.chance(0.3)) policy["max_delay"] = wire(p.max_delay);
-    }
+    policy[field.member] = member_json(member, p.spec);
   }
-  if (p.give_up_after) policy["give_up_after"] = wire(*p.give_up_after);
-  if (p.with_jitter) policy["with_jitter"] = wire(*p.with_jitter);
+  for (const std::string_view copy : kCopyMembers) {
+    const PolicyMember& member = *policy_member(copy);
+    const bool given =
+        copy == "give_up_after" ? p.spec.give_up_after.has_value() : p.spec.with_jitter.has_value();
+    if (given) policy[copy] = member_json(member, p.spec);
+  }
   return policy;
 }
 
@@ -762,10 +764,15 @@ constexpr Choice<Sort> kSorts[] = {
      in_full},
 };
 
+GeneratedCase generated(std::string line, std::string_view kind, std::string_view rule) {
+  ParsedLine parsed = parse_request(line);
+  return {std::move(line), std::move(parsed), kind, rule};
+}
+
 GeneratedCase malformed_line(Dice& d, Profile profile, std::int64_t id) {
   const std::string valid = to_line(valid_request(d, profile, id, "schedule"));
   const Malformation& m = weighted<Malformation>(d, kMalformations);
-  return {m.make(d, valid), "malformed line", m.name};
+  return generated(m.make(d, valid), "malformed line", m.name);
 }
 
 GeneratedCase invalid_case(Dice& d, Profile profile, std::int64_t id) {
@@ -773,7 +780,7 @@ GeneratedCase invalid_case(Dice& d, Profile profile, std::int64_t id) {
   const std::string_view op = rule.op == kAnyOp ? d.one_of(kOpNames) : rule.op;
   ordered_json request = valid_request(d, profile, id, op);
   rule.make(d, request);
-  return {to_line(request), "invalid", rule.rule};
+  return generated(to_line(request), "invalid", rule.rule);
 }
 
 }  // namespace
@@ -788,35 +795,31 @@ std::vector<std::string_view> invalid_rule_names() {
   return names;
 }
 
-bool reference_agrees(const std::string& line) {
-  const std::string answer = answer_line(line);
-  if (answer.find("\"ok\":true") == std::string::npos) return false;
+bool reference_agrees(const Request& request) {
+  if (!respond(request).ok) return false;
+  // Far attempts: the reference walks every step, so 10^9 takes it minutes.
+  if (const auto* replay = std::get_if<ReplayCall>(&request.op)) {
+    return std::none_of(replay->calls.begin(), replay->calls.end(),
+                        [](const ReplayCall::Call& c) { return c.attempt > kReferenceMaxAttempt; });
+  }
   // The one documented deviation on valid input: +Infinity jittered by a
   // factor that rounds to 0 is +Infinity here, NaN (or ArgumentError) in
   // Ruby. That needs jitter_factor 1 and r <= 2^-55 (then r * 2 - 1 rounds
   // to -1), not only r = 0: Ruby's own draws are multiples of 2^-53, but an
   // injected r need not be.
-  const nlohmann::json request = nlohmann::json::parse(line);
-  const std::string& op = request.at("op").get_ref<const std::string&>();
-  // Far attempts: the reference walks every step, so 10^9 takes it minutes.
-  if (op == "next_delay" && request.at("attempt").get<std::int64_t>() > kReferenceMaxAttempt) {
-    return false;
+  const double factor = make_policy(request.policy).jitter_factor();
+  if (const auto* call = std::get_if<JitteredCall>(&request.op)) {
+    return model::jitter_scale(factor, call->r) != 0.0 || call->delay != HUGE_VAL;
   }
-  if (op == "replay") {
-    for (const auto& call : request.at("calls")) {
-      if (call.at(0).get<std::int64_t>() > kReferenceMaxAttempt) return false;
-    }
+  if (const auto* call = std::get_if<NextDelayCall>(&request.op)) {
+    if (call->attempt > kReferenceMaxAttempt) return false;
+    if (!call->jitter || model::jitter_scale(factor, call->r) != 0.0) return true;
+    Request unjittered = request;
+    std::get<NextDelayCall>(unjittered.op).jitter = false;
+    const Answer entry = respond(unjittered);
+    return !(entry.items.at(0) && *entry.items.at(0) == HUGE_VAL);
   }
-  if (op != "jittered" && op != "next_delay") return true;
-  if (!request.contains("r")) return true;
-  const double r = wire_number(request.at("r")).value_or(0.5);
-  const amqp::RetryPolicy policy = policy_from_json(request.at("policy"));
-  if (model::jitter_scale(policy.jitter_factor(), r) != 0.0) return true;
-  if (op == "jittered") return wire_number(request.at("delay")) != HUGE_VAL;
-  if (request.contains("jitter") && !request.at("jitter").get<bool>()) return true;
-  nlohmann::json unjittered = request;
-  unjittered["jitter"] = false;
-  return answer_line(to_line(unjittered)).find("\"Infinity\"") == std::string::npos;
+  return true;
 }
 
 CaseGenerator::CaseGenerator(std::uint64_t seed, Profile profile)
@@ -833,8 +836,10 @@ GeneratedCase CaseGenerator::next(std::int64_t id) {
   }
   for (;;) {
     const std::string_view op = choose<std::string_view>(d, kOps, c);
-    GeneratedCase generated{to_line(valid_request(d, profile_, id, op)), op, {}};
-    if (profile_ == Profile::full || reference_agrees(generated.line)) return generated;
+    GeneratedCase valid = generated(to_line(valid_request(d, profile_, id, op)), op, {});
+    if (profile_ == Profile::full) return valid;
+    // A valid request's line is always a Request: only the core can refuse it.
+    if (reference_agrees(std::get<Request>(valid.parsed))) return valid;
   }
 }
 

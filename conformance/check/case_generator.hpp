@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+#include "conformance/protocol/request.hpp"
+
 namespace acemq::conformance {
 
 enum class Profile {
@@ -37,6 +39,7 @@ inline constexpr std::int64_t kReferenceMaxAttempt = 5000;
 
 struct GeneratedCase {
   std::string line;       // the request, one line of JSON (or deliberately not JSON)
+  ParsedLine parsed;      // the line, parsed once: a Request, or why it is none
   std::string_view kind;  // "schedule", "next_delay", "jittered", "replay", "invalid",
                           // "malformed line"
   std::string_view rule;  // for an invalid or malformed case, the rule it breaks
@@ -45,7 +48,7 @@ struct GeneratedCase {
 // Whether a valid request's answer is one the Ruby reference gives too: the
 // core answers it without error and it avoids the documented deviations.
 // The reference profile sends only these.
-bool reference_agrees(const std::string& line);
+bool reference_agrees(const Request& request);
 
 // The names of the rules the full profile's invalid cases break, in the
 // table's order, for check's report of what was covered.

@@ -13,7 +13,8 @@
 #include <gtest/gtest.h>
 
 #include "conformance/protocol/answer.hpp"
-#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/limits.hpp"
+#include "conformance/protocol/respond.hpp"
 
 namespace acemq::conformance {
 namespace {
@@ -52,7 +53,9 @@ TEST(CaseGenerator, ReferenceProfileSendsOnlyWhatTheReferenceAnswersAlike) {
   for (int i = 1; i <= 2000; ++i) {
     const GeneratedCase c = generator.next(i);
     EXPECT_TRUE(core_answer(c.line).ok) << c.line.substr(0, 300);
-    EXPECT_TRUE(reference_agrees(c.line)) << c.line.substr(0, 300);
+    const auto* request = std::get_if<Request>(&c.parsed);
+    ASSERT_NE(request, nullptr) << c.line.substr(0, 300);
+    EXPECT_TRUE(reference_agrees(*request)) << c.line.substr(0, 300);
   }
 }
 

@@ -1,7 +1,12 @@
 #include "conformance/check/check.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
-#include <fstream>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -10,8 +15,10 @@
 #include "conformance/check/coverage.hpp"
 #include "conformance/check/shrink.hpp"
 #include "conformance/process/adapter_process.hpp"
+#include "conformance/process/line_reader.hpp"
 #include "conformance/protocol/answer.hpp"
-#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/limits.hpp"
+#include "conformance/protocol/respond.hpp"
 #include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {
@@ -44,7 +51,8 @@ struct Tally {
 
 class Checker {
  public:
-  Checker(const CheckOptions& options, std::ostream& out) : options_(options), out_(out) {}
+  Checker(const CheckOptions& options, std::ostream& out, std::ostream& progress)
+      : options_(options), out_(out), progress_(progress) {}
 
   int run();
 
@@ -65,18 +73,23 @@ class Checker {
 
   bool start_adapter();
   Asked ask(const std::string& line, bool report_failure);
-  // Compares one request; false when the run must stop (adapter failure).
-  bool compare(const std::string& line, const Origin& origin,
+  // Compares one request, its line and the line parsed; false when the run
+  // must stop (adapter failure).
+  bool compare(const std::string& line, const ParsedLine& parsed, const Origin& origin,
                const std::optional<Answer>& expected_by_vector);
   void report_mismatch(const std::string& line, const Origin& origin, const Answer& core,
-                       const std::string& core_line, const Answer& port,
-                       const std::string& port_line, const std::string& diff);
-  void count_coverage(const std::string& line, const Origin& origin, const Answer& core);
+                       const Answer& port, const std::string& port_line, const std::string& diff);
+  void count_coverage(const ParsedLine& parsed, const Origin& origin, const Answer& core);
   void report_coverage();
   bool send_vector_file(const std::string& path);
+  // A progress line, if progress_interval has passed since the last one.
+  void report_progress(std::string_view stage);
 
   const CheckOptions& options_;
   std::ostream& out_;
+  std::ostream& progress_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_progress_ = started_;
   std::unique_ptr<AdapterProcess> adapter_;
   std::map<std::string, Tally> tallies_;
   std::int64_t mismatches_ = 0;
@@ -148,31 +161,36 @@ Checker::Asked Checker::ask(const std::string& line, bool report_failure) {
 // with a valid policy as its six values, so that two mismatches that shrink
 // to the same request, however spelt (jitter_factor or with_jitter), are
 // one bug, shown once.
-std::string identity(const std::string& line) {
-  try {
-    ordered_json request = ordered_json::parse(line);
-    if (!request.is_object()) return line;
-    request.erase("id");
-    if (request.contains("policy")) {
-      try {
-        const amqp::RetryPolicy::Options o = policy_from_json(request["policy"]).options();
-        request["policy"] = {
-            std::to_string(o.max_attempts), format_number(o.initial_delay.count()),
-            format_number(o.multiplier),    format_number(o.max_delay.count()),
-            format_number(o.jitter_factor), format_number(o.max_message_age.count())};
-      } catch (const ProtocolError&) {
-        // An invalid policy stays as written.
-      }
+std::string identity(ordered_json request, const ParsedLine& parsed) {
+  request.erase("id");
+  if (const auto* valid = std::get_if<Request>(&parsed)) {
+    try {
+      const amqp::RetryPolicy::Options o = make_policy(valid->policy).options();
+      request["policy"] = {
+          std::to_string(o.max_attempts), format_number(o.initial_delay.count()),
+          format_number(o.multiplier),    format_number(o.max_delay.count()),
+          format_number(o.jitter_factor), format_number(o.max_message_age.count())};
+    } catch (const PolicyRefused&) {
+      // An invalid policy stays as written.
     }
-    return to_line(request);
-  } catch (const ordered_json::exception&) {
-    return line;
   }
+  return to_line(request);
+}
+
+// The line as a JSON object, the form the shrinker works on; nullopt for a
+// line that is none (a malformed line is shown as it is, unshrunk).
+std::optional<ordered_json> object_of(const std::string& line) {
+  try {
+    ordered_json document = ordered_json::parse(line);
+    if (document.is_object()) return document;
+  } catch (const ordered_json::exception&) {
+  }
+  return std::nullopt;
 }
 
 void Checker::report_mismatch(const std::string& line, const Origin& origin, const Answer& core,
-                              const std::string& core_line, const Answer& port,
-                              const std::string& port_line, const std::string& diff) {
+                              const Answer& port, const std::string& port_line,
+                              const std::string& diff) {
   ++mismatches_;
   const int shown = static_cast<int>(shown_requests_.size());
   // Shrinking costs adapter queries, so it stops once enough distinct
@@ -186,39 +204,38 @@ void Checker::report_mismatch(const std::string& line, const Origin& origin, con
   }
   ++shrunk_;
   const Sort sort = sort_of(core, port);
-  std::optional<ordered_json> request;
-  try {
-    request = ordered_json::parse(line);
-    if (!request->is_object()) request.reset();
-  } catch (const ordered_json::exception&) {
-  }
+  const std::optional<ordered_json> request = object_of(line);
+  // The smallest request so far: its line and both answers.
   std::string shrunk_line = line;
-  std::string shrunk_core = core_line;
+  std::string shrunk_core = format_answer(core);
   std::string shrunk_port = port_line;
   std::string shrunk_diff = diff;
   int queries = 0;
-  if (request && !adapter_failed_) {
-    const ShrinkResult result = shrink(
-        *request,
-        [&](const ordered_json& candidate) {
-          if (adapter_failed_ || !adapter_) return false;
-          const std::string candidate_line = to_line(candidate);
-          const std::string core_text = answer_line(candidate_line);
-          std::string why;
-          const std::optional<Answer> core_candidate = parse_answer(core_text, why);
-          const Asked asked = ask(candidate_line, false);
-          if (!asked.answered || !core_candidate) return false;
-          if (sort_of(*core_candidate, *asked.port) != sort) return false;
-          shrunk_line = candidate_line;
-          shrunk_core = core_text;
-          shrunk_port = asked.port_line;
-          shrunk_diff = *difference(*core_candidate, *asked.port);
-          return true;
-        },
-        options_.shrink_budget);
+  std::string key = line;
+  if (request) {
+    ShrinkResult result{*request, 0, 0};
+    if (!adapter_failed_) {
+      result = shrink(
+          *request,
+          [&](const ordered_json& candidate) {
+            if (adapter_failed_ || !adapter_) return false;
+            const std::string candidate_line = to_line(candidate);
+            const Answer core_candidate = respond(parse_request(candidate_line));
+            const Asked asked = ask(candidate_line, false);
+            if (!asked.answered) return false;
+            if (sort_of(core_candidate, *asked.port) != sort) return false;
+            shrunk_line = candidate_line;
+            shrunk_core = format_answer(core_candidate);
+            shrunk_port = asked.port_line;
+            shrunk_diff = *difference(core_candidate, *asked.port);
+            return true;
+          },
+          options_.shrink_budget);
+    }
     queries = result.queries;
+    key = identity(result.request, parse_request(shrunk_line));
   }
-  const auto [seen, added] = shown_requests_.try_emplace(identity(shrunk_line), shown + 1);
+  const auto [seen, added] = shown_requests_.try_emplace(key, shown + 1);
   if (!added) {
     out_ << "MISMATCH (" << origin.where << "): " << diff
          << "\n  shrinks to the same request as mismatch #" << seen->second << " above\n";
@@ -237,7 +254,7 @@ void Checker::report_mismatch(const std::string& line, const Origin& origin, con
   out_ << "  adapter:  " << clip(shrunk_port) << "\n";
 }
 
-void Checker::count_coverage(const std::string& line, const Origin& origin, const Answer& core) {
+void Checker::count_coverage(const ParsedLine& parsed, const Origin& origin, const Answer& core) {
   if (!core.ok) {
     if (origin.kind == "malformed line") {
       ++malformed_;
@@ -250,7 +267,8 @@ void Checker::count_coverage(const std::string& line, const Origin& origin, cons
     }
     return;
   }
-  for (const std::size_t row : regimes_of(json::parse(line), core)) ++regimes_.at(row);
+  // An answer that is a result was given to a Request.
+  for (const std::size_t row : regimes_of(std::get<Request>(parsed), core)) ++regimes_.at(row);
 }
 
 // On a pass: what the agreement was about, so a run that never reached a
@@ -274,92 +292,113 @@ void Checker::report_coverage() {
   if (other_errors_ > 0) row(other_errors_, "generated calls past the cost limit");
 }
 
-bool Checker::compare(const std::string& line, const Origin& origin,
+bool Checker::compare(const std::string& line, const ParsedLine& parsed, const Origin& origin,
                       const std::optional<Answer>& expected) {
   Tally& tally = tallies_[origin.kind];
-  if (options_.profile == Profile::reference && !reference_agrees(line)) {
-    ++tally.skipped;
-    return true;
+  if (options_.profile == Profile::reference) {
+    const auto* request = std::get_if<Request>(&parsed);
+    if (request == nullptr || !reference_agrees(*request)) {
+      ++tally.skipped;
+      return true;
+    }
   }
-  const std::string core_line = answer_line(line);
-  std::string why;
-  const std::optional<Answer> core = parse_answer(core_line, why);
-  if (!core) {
-    out_ << "INTERNAL: the core's answer does not parse (" << why << "): " << core_line << "\n";
-    usage_error_ = true;
-    return false;
-  }
+  const Answer core = respond(parsed);
   if (expected) {
-    if (const auto diff = difference(*expected, *core)) {
+    if (const auto diff = difference(*expected, core)) {
       out_ << "CORE DISAGREES with the vector's expected answer (" << origin.where << "): " << *diff
-           << "\n  request: " << line << "\n";
+           << "\n  request: " << clip(line) << "\n";
       core_disagrees_with_vectors_ = true;
     }
   }
   ++tally.sent;
   const Asked asked = ask(line, true);
   if (!asked.answered) return false;
-  if (asked.port->id != core->id) {
-    out_ << "ADAPTER FAILED: answered id " << to_line(asked.port->id) << " to a request with id "
-         << to_line(core->id) << " (out of step with its input?)\n  request: " << line
-         << "\n  adapter: " << asked.port_line << "\n";
+  if (asked.port->id != core.id) {
+    out_ << "ADAPTER FAILED: answered id " << clip(to_line(asked.port->id))
+         << " to a request with id " << clip(to_line(core.id))
+         << " (out of step with its input?)\n  request: " << clip(line)
+         << "\n  adapter: " << clip(asked.port_line) << "\n";
     adapter_failed_ = true;
     return false;
   }
-  if (const auto diff = difference(*core, *asked.port)) {
-    report_mismatch(line, origin, *core, core_line, *asked.port, asked.port_line, *diff);
+  if (const auto diff = difference(core, *asked.port)) {
+    report_mismatch(line, origin, core, *asked.port, asked.port_line, *diff);
     return !adapter_failed_;
   }
   ++tally.agreed;
-  count_coverage(line, origin, *core);
+  count_coverage(parsed, origin, core);
   return true;
 }
 
+// A vector file, line by line. Every way it cannot be read is a usage
+// error naming the file (and the line), found before its lines are
+// trusted: a file read as empty would pass every port.
 bool Checker::send_vector_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    out_ << "USAGE: cannot read vector file " << path << "\n";
+  const auto usage = [&](const std::string& what) {
+    out_ << "USAGE: " << what << "\n";
     usage_error_ = true;
     return false;
+  };
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return usage("cannot read vector file " + path + ": " + std::strerror(errno));
+  const std::unique_ptr<const int, void (*)(const int*)> closer(&fd,
+                                                                [](const int* f) { ::close(*f); });
+  struct stat status {};
+  if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
+    return usage("vector file " + path + " is not a regular file");
   }
-  std::int64_t number = 0;
-  for (std::string text; std::getline(in, text);) {
-    ++number;
+  const std::string name = path.substr(path.find_last_of('/') + 1);
+  LineReader reader(fd, kMaxLineBytes);
+  std::string text;
+  std::size_t dropped = 0;
+  for (std::int64_t number = 1;; ++number) {
+    const std::string where = path + ":" + std::to_string(number);
+    const LineReader::Status read = reader.next(text, dropped);
+    if (read == LineReader::Status::end) return true;
+    if (read == LineReader::Status::too_long) {
+      return usage(where + " is " + std::to_string(dropped) +
+                   " bytes, longer than the protocol's " + std::to_string(kMaxLineBytes));
+    }
+    if (read != LineReader::Status::line) {
+      return usage("cannot read vector file " + where + ": " + std::strerror(errno));
+    }
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    ordered_json vector;
+    if (text.find('\0') != std::string::npos) return usage(where + " holds a NUL byte");
+    json vector;
     try {
-      vector = ordered_json::parse(text);
-    } catch (const ordered_json::parse_error& e) {
-      out_ << "USAGE: " << path << ":" << number << " is not JSON (at byte " << e.byte << ")\n";
-      usage_error_ = true;
-      return false;
-    } catch (const ordered_json::exception&) {
-      out_ << "USAGE: " << path << ":" << number << " holds a number beyond binary64\n";
-      usage_error_ = true;
-      return false;
+      vector = json::parse(text);
+    } catch (const json::parse_error& e) {
+      return usage(where + " is not JSON (at byte " + std::to_string(e.byte) + ")");
+    } catch (const json::exception&) {
+      return usage(where + " holds a number beyond binary64");
     }
-    if (!vector.is_object()) {
-      out_ << "USAGE: " << path << ":" << number << " is not a JSON object\n";
-      usage_error_ = true;
-      return false;
-    }
-    const std::optional<Answer> expected = expected_answer(json::parse(text));
     // The expected answer stays here: a port is asked the request alone, as
     // written (a parse and dump would turn -0 into 0 and 1e5 into 100000.0).
     static constexpr std::string_view kAnswerMembers[] = {"expect", "expect_error"};
     const std::optional<std::string> request = without_members(text, kAnswerMembers);
-    if (!request) {
-      out_ << "USAGE: " << path << ":" << number << " is not a JSON object\n";
-      usage_error_ = true;
-      return false;
-    }
-    const std::string name = path.substr(path.find_last_of('/') + 1);
-    if (!compare(*request, {"vectors " + name, name + ":" + std::to_string(number), {}},
-                 expected)) {
+    if (!vector.is_object() || !request) return usage(where + " is not a JSON object");
+    if (!compare(*request, parse_request(*request),
+                 {"vectors " + name, name + ":" + std::to_string(number), {}},
+                 expected_answer(vector))) {
       return false;
     }
   }
-  return true;
+}
+
+void Checker::report_progress(std::string_view stage) {
+  const auto now = std::chrono::steady_clock::now();
+  if (std::chrono::duration<double>(now - last_progress_).count() < options_.progress_interval) {
+    return;
+  }
+  last_progress_ = now;
+  std::int64_t sent = 0;
+  for (const auto& [kind, tally] : tallies_) sent += tally.sent;
+  char elapsed[32];
+  std::snprintf(elapsed, sizeof elapsed, "%.0f",
+                std::chrono::duration<double>(now - started_).count());
+  progress_ << "check: " << sent << " requests answered, " << mismatches_ << " differ; " << stage
+            << "; " << elapsed << " s\n"
+            << std::flush;
 }
 
 int Checker::run() {
@@ -368,34 +407,36 @@ int Checker::run() {
        << " generated cases, seed " << options_.seed << " (replay with --seed " << options_.seed
        << ")\n"
        << std::flush;
-  const auto started = std::chrono::steady_clock::now();
   if (!start_adapter()) return 2;
 
   bool going = true;
   for (const std::string& path : options_.vectors) {
     if (!(going = send_vector_file(path))) break;
+    report_progress("vectors " + path.substr(path.find_last_of('/') + 1) + " sent");
   }
   CaseGenerator generator(options_.seed, options_.profile);
   for (std::int64_t i = 0; going && i < options_.cases; ++i) {
     const GeneratedCase generated = generator.next(i + 1);
-    going = compare(generated.line,
+    going = compare(generated.line, generated.parsed,
                     {std::string(generated.kind), "generated case " + std::to_string(i + 1),
                      generated.kind == "invalid" ? generated.rule : std::string_view()},
                     std::nullopt);
+    report_progress("generated case " + std::to_string(i + 1) + " of " +
+                    std::to_string(options_.cases));
   }
 
   if (!adapter_failed_ && adapter_) {
     const std::string ending = adapter_->finish(std::chrono::milliseconds(5000));
     if (ending != "exit status 0") {
-      out_ << "ADAPTER FAILED: at the end of its input it ended with " << ending
-           << ", not exit status 0\n";
+      out_ << "ADAPTER FAILED: at the end of its input the adapter did not exit with status 0: "
+           << ending << "\n";
       adapter_failed_ = true;
     }
   }
   adapter_.reset();
 
   const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   std::int64_t sent = 0;
   std::int64_t agreed = 0;
   out_ << "\n";
@@ -436,8 +477,8 @@ int Checker::run() {
 
 }  // namespace
 
-int run_check(const CheckOptions& options, std::ostream& out) {
-  Checker checker(options, out);
+int run_check(const CheckOptions& options, std::ostream& out, std::ostream& progress) {
+  Checker checker(options, out, progress);
   return checker.run();
 }
 

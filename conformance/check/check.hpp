@@ -32,8 +32,11 @@ struct CheckOptions {
   std::chrono::milliseconds timeout{10000};  // per answer
   int shrink_shown = 3;                      // distinct shrunk mismatches shown in full
   int shrink_budget = 400;                   // adapter queries per shrink
+  double progress_interval = 5.0;            // seconds between progress lines
 };
 
-int run_check(const CheckOptions& options, std::ostream& out);
+// The report goes to `out`; a progress line every progress_interval seconds
+// to `progress`, so that a slow adapter does not look like a hung one.
+int run_check(const CheckOptions& options, std::ostream& out, std::ostream& progress);
 
 }  // namespace acemq::conformance

@@ -11,14 +11,12 @@
 #include "acemq/model/contract.hpp"
 #include "acemq/model/edge_values.hpp"
 #include "acemq/model/regimes.hpp"
-#include "conformance/protocol/protocol.hpp"
-#include "conformance/protocol/wire.hpp"
+#include "conformance/protocol/policy_spec.hpp"
 
 namespace acemq::conformance {
 namespace {
 
 using amqp::RetryPolicy;
-using nlohmann::json;
 
 // The two regimes only a protocol request reaches, after the model's.
 constexpr std::size_t kReplaySkippedDraw = model::kRegimeCount;
@@ -41,17 +39,16 @@ struct Call {
 
 class Classifier {
  public:
-  Classifier(const json& request, const Answer& answer)
+  Classifier(const Request& request, const Answer& answer)
       : request_(request),
         answer_(answer),
-        policy_(policy_from_json(request.at("policy"))),
-        o_(policy_.options()),
-        op_(request.at("op").get_ref<const std::string&>()) {}
+        policy_(make_policy(request.policy)),
+        o_(policy_.options()) {}
 
   std::vector<std::size_t> regimes() {
     read_calls();
     contract();
-    if (op_ == "replay") replay_draws();
+    if (std::holds_alternative<ReplayCall>(request_.op)) replay_draws();
     draws();
     return found_;
   }
@@ -62,39 +59,44 @@ class Classifier {
   }
 
   void read_calls() {
-    if (op_ == "next_delay") {
-      calls_.push_back({request_.at("attempt").get<std::int64_t>(), age(request_, "message_age"),
-                        answer_.items.at(0)});
-    } else if (op_ == "replay") {
-      const json& calls = request_.at("calls");
-      for (std::size_t i = 0; i < calls.size(); ++i) {
-        calls_.push_back({calls[i].at(0).get<std::int64_t>(), *wire_number(calls[i].at(1)),
-                          answer_.items.at(i)});
+    if (const auto* call = std::get_if<NextDelayCall>(&request_.op)) {
+      calls_.push_back({call->attempt, call->message_age, answer_.items.at(0)});
+    } else if (const auto* replay = std::get_if<ReplayCall>(&request_.op)) {
+      for (std::size_t i = 0; i < replay->calls.size(); ++i) {
+        calls_.push_back(
+            {replay->calls[i].attempt, replay->calls[i].message_age, answer_.items.at(i)});
       }
     }
   }
 
-  static double age(const json& object, const char* key) {
-    return object.contains(key) ? *wire_number(object.at(key)) : 0.0;
+  // The draw the request gives, where it reads one.
+  std::optional<double> given_draw() const {
+    if (const auto* call = std::get_if<NextDelayCall>(&request_.op)) {
+      return call->jitter ? std::optional<double>(call->r) : std::nullopt;
+    }
+    if (const auto* call = std::get_if<JitteredCall>(&request_.op)) return call->r;
+    return std::nullopt;
   }
 
   // The model's regimes: of the policy and each call (or the schedule), and
   // of every other number the request and the answer hold.
   void contract() {
     model::Regimes reached = model::regimes_of_policy(o_);
-    if (op_ == "schedule") reached |= model::regimes_of_schedule(o_, kCoverageWalk);
+    if (std::holds_alternative<ScheduleCall>(request_.op)) {
+      reached |= model::regimes_of_schedule(o_, kCoverageWalk);
+    }
     for (const Call& call : calls_) {
       reached |= model::regimes_of_call(o_, call.attempt, call.message_age,
                                         amqp::internal::kRememberedRunningValues, kCoverageWalk);
     }
     bool finite = std::isfinite(o_.initial_delay.count()) && std::isfinite(o_.multiplier) &&
                   std::isfinite(o_.max_delay.count());
-    for (const char* key : {"delay", "r"}) {
-      if (!request_.contains(key)) continue;
-      if (const auto x = wire_number(request_.at(key))) {
-        reached |= model::regimes_of_value(*x);
-        finite = finite && std::isfinite(*x);
-      }
+    std::vector<double> given;
+    if (const auto* call = std::get_if<JitteredCall>(&request_.op)) given.push_back(call->delay);
+    if (const std::optional<double> r = given_draw()) given.push_back(*r);
+    for (const double x : given) {
+      reached |= model::regimes_of_value(x);
+      finite = finite && std::isfinite(x);
     }
     for (const std::optional<double>& item : answer_.items) {
       if (item) reached |= model::regimes_of_value(*item, finite);
@@ -127,24 +129,21 @@ class Classifier {
   }
 
   void draws() {
-    if (!request_.contains("r")) return;
-    const std::optional<double> r = wire_number(request_.at("r"));
+    const std::optional<double> r = given_draw();
     if (!r || !(*r == 0.0 || model::same_bits(*r, model::edges::kLargestDraw))) return;
     bool taken = false;
-    if (op_ == "jittered") {
-      taken = model::jitter_applies(o_.jitter_factor, *wire_number(request_.at("delay")));
-    } else if (op_ == "next_delay") {
-      const bool jitter = !request_.contains("jitter") || request_.at("jitter").get<bool>();
-      taken = jitter && drew(calls_.at(0));
+    if (const auto* call = std::get_if<JitteredCall>(&request_.op)) {
+      taken = model::jitter_applies(o_.jitter_factor, call->delay);
+    } else {
+      taken = drew(calls_.at(0));
     }
     if (taken) add(kDrawAtEdge);
   }
 
-  const json& request_;
+  const Request& request_;
   const Answer& answer_;
   const RetryPolicy policy_;
   const RetryPolicy::Options o_;
-  const std::string op_;
   std::vector<Call> calls_;
   std::vector<std::size_t> found_;
 };
@@ -153,7 +152,7 @@ class Classifier {
 
 std::span<const std::string_view> coverage_rows() { return kRows; }
 
-std::vector<std::size_t> regimes_of(const json& request, const Answer& answer) {
+std::vector<std::size_t> regimes_of(const Request& request, const Answer& answer) {
   if (!answer.ok) return {};
   return Classifier(request, answer).regimes();
 }

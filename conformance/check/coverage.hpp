@@ -14,9 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "conformance/protocol/answer.hpp"
+#include "conformance/protocol/request.hpp"
 
 namespace acemq::conformance {
 
@@ -29,6 +28,6 @@ inline constexpr std::int64_t kCoverageWalk = std::int64_t{1} << 16;
 // The rows (indices into coverage_rows()) a valid request reached; `answer`
 // is the core's, which must be a result (ok). Never throws for a request
 // the core answered.
-std::vector<std::size_t> regimes_of(const nlohmann::json& request, const Answer& answer);
+std::vector<std::size_t> regimes_of(const Request& request, const Answer& answer);
 
 }  // namespace acemq::conformance

@@ -118,7 +118,7 @@ std::vector<ordered_json> variants(const ordered_json& request) {
         simpler.emplace_back(i > 0 ? i - 1 : i + 1);
       }
     } else if (value.is_number_float() || value.is_string()) {
-      const std::optional<double> x = wire_number(ordered_json::parse(value.dump()));
+      const std::optional<double> x = wire_number(value);
       for (const double candidate : {0.0, 1.0, 0.5, 2.0}) simpler.emplace_back(candidate);
       if (x) {
         for (const double y : rounder(*x)) simpler.emplace_back(y);

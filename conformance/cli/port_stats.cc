@@ -11,7 +11,7 @@
 
 #include "conformance/process/adapter_process.hpp"
 #include "conformance/protocol/answer.hpp"
-#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/limits.hpp"
 #include "conformance/protocol/wire.hpp"
 #include "stats/battery.hpp"
 #include "stats/family.hpp"

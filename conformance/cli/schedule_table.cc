@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "acemq/model/edge_values.hpp"
-#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/limits.hpp"
 #include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {

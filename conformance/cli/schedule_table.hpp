@@ -29,7 +29,7 @@ struct ScheduleRow {
   double waited_most;
 };
 
-// Throws std::length_error above kMaxScheduleEntries rows (see protocol.hpp).
+// Throws std::length_error above kMaxScheduleEntries rows (protocol/limits.hpp).
 std::vector<ScheduleRow> schedule_rows(const amqp::RetryPolicy& policy);
 
 // When the age limit stops retries, for one column of waits: the first

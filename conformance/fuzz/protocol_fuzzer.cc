@@ -28,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -36,7 +37,8 @@
 #include "acemq/model/bits.hpp"
 #include "acemq/model/contract.hpp"
 #include "conformance/protocol/answer.hpp"
-#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/limits.hpp"
+#include "conformance/protocol/respond.hpp"
 #include "conformance/protocol/wire.hpp"
 
 namespace {
@@ -142,8 +144,12 @@ void check_jittered(const RetryPolicy& p, const json& request, const json& resul
 
 void check_result(const json& request, const json& result, std::string_view line,
                   std::string_view answer) {
-  // An ok answer means the policy was valid, so reading it again must work.
-  const RetryPolicy policy = conf::policy_from_json(request.at("policy"));
+  // An ok answer means the line was a Request with a valid policy, so
+  // making that policy again must work.
+  const conf::ParsedLine parsed = conf::parse_request(line);
+  const auto* valid = std::get_if<conf::Request>(&parsed);
+  if (valid == nullptr) broken("an ok answer is to a line that parses as a request", line, answer);
+  const RetryPolicy policy = conf::make_policy(valid->policy);
   const std::string& op = request.at("op").get_ref<const std::string&>();
   if (op == "schedule") {
     check_schedule(policy, result, line, answer);
@@ -174,8 +180,9 @@ void check_result(const json& request, const json& result, std::string_view line
 // The request as the handler should have read it: nullopt when it is no
 // JSON object within the protocol's limits (and then the id must be null).
 std::optional<json> request_object(std::string_view line) {
+  // A NUL byte is never JSON; the reader would stop at it.
   if (line.size() > conf::kMaxLineBytes || !conf::nesting_within(line, conf::kMaxDepth) ||
-      line.starts_with("\xEF\xBB\xBF")) {
+      line.starts_with("\xEF\xBB\xBF") || line.find('\0') != std::string_view::npos) {
     return std::nullopt;
   }
   json parsed = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/limits.hpp"
 #include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {
@@ -66,6 +66,12 @@ std::string describe_bits(double value) {
 }
 
 std::optional<Answer> parse_answer(std::string_view line, std::string& why) {
+  // The JSON reader stops at a NUL byte, and would read a valid answer
+  // followed by a NUL and garbage as that answer alone.
+  if (const std::size_t nul = line.find('\0'); nul != std::string_view::npos) {
+    why = "holds a NUL byte at byte " + std::to_string(nul + 1);
+    return std::nullopt;
+  }
   // An adapter is untrusted too. An answer nests one level deeper than the
   // id it echoes, which nests at most kMaxDepth.
   if (!nesting_within(line, kMaxDepth + 1)) {
@@ -115,6 +121,43 @@ std::optional<Answer> parse_answer(std::string_view line, std::string& why) {
     answer.error = error->get<std::string>();
   }
   return answer;
+}
+
+std::string format_result(const Answer& answer) {
+  std::string out;
+  const auto item = [&](const std::optional<double>& value) {
+    if (value) {
+      append_number(out, *value);
+    } else {
+      out += "null";
+    }
+  };
+  if (!answer.is_array) {
+    item(answer.items.empty() ? std::nullopt : answer.items.front());
+    return out;
+  }
+  out.reserve(answer.items.size() * 20 + 2);
+  out.push_back('[');
+  for (std::size_t i = 0; i < answer.items.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    item(answer.items[i]);
+  }
+  out.push_back(']');
+  return out;
+}
+
+std::string format_answer(const Answer& answer) {
+  std::string out = "{\"id\":";
+  append_json(out, answer.id);
+  if (answer.ok) {
+    out += ",\"ok\":true,\"result\":";
+    out += format_result(answer);
+  } else {
+    out += ",\"ok\":false,\"error\":";
+    append_json_string(out, answer.error);
+  }
+  out.push_back('}');
+  return out;
 }
 
 std::optional<Answer> expected_answer(const json& vector_line) {

@@ -1,4 +1,6 @@
-// Answer: one answer line of the conformance protocol, read back for comparing.
+// Answer: one answer of the conformance protocol, as a value: what the core
+// answers (respond.hpp), what an adapter's answer line reads back as, and
+// what a vector line expects, compared and formatted the same way.
 //
 // Two answers agree when both are errors (messages are prose and are never
 // compared), or both are results of the same shape whose numbers have the same
@@ -31,8 +33,15 @@ struct Answer {
 };
 
 // Reads an answer line; nullopt, with the reason in `why`, when the line is
-// not an answer in the protocol's grammar.
+// not an answer in the protocol's grammar (a NUL byte, or anything after the
+// one JSON object but whitespace, included).
 std::optional<Answer> parse_answer(std::string_view line, std::string& why);
+
+// The answer line, without its newline: members in the protocol's order,
+// numbers in wire form, ASCII.
+std::string format_answer(const Answer& answer);
+// The result alone, as JSON text: a number, null or an array.
+std::string format_result(const Answer& answer);
 
 // The answer a vector line expects: its "expect" member (a result) or its
 // "expect_error" member (an error); nullopt when it has neither or the result

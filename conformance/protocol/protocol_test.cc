@@ -11,6 +11,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -18,7 +19,9 @@
 
 #include "acemq/model/bits.hpp"
 #include "conformance/protocol/answer.hpp"
-#include "conformance/protocol/protocol.hpp"
+#include "conformance/protocol/limits.hpp"
+#include "conformance/protocol/request.hpp"
+#include "conformance/protocol/respond.hpp"
 #include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {
@@ -177,6 +180,104 @@ TEST(ProtocolErrors, NameTheField) {
     EXPECT_NE(error_of(line).find(field), std::string::npos)
         << line << "\n  answered: " << answer_line(line);
   }
+}
+
+// A line is one JSON object and nothing else: the JSON reader takes a NUL
+// byte for the end of its input, so the protocol refuses the NUL itself
+// (the issue's line answered ok before).
+TEST(ProtocolLines, ANulByteOrTrailingBytesMakeTheLineMalformed) {
+  using namespace std::string_literals;
+  const std::string valid = R"({"id":1,"op":"schedule","policy":{}})";
+  for (const std::string& line :
+       {valid + "\0{\"garbage"s, valid + "\0"s, "\0"s + valid, valid + " x",
+        R"({"id":1,"op":"schedule","policy":{"note":"a)" + "\0"s + R"(b"}})"}) {
+    const std::string answer = answer_line(line);
+    EXPECT_NE(answer.find("\"ok\":false"), std::string::npos) << answer;
+    EXPECT_NE(answer.find("\"id\":null"), std::string::npos) << answer;
+    EXPECT_EQ(answer.find("\"ok\":true"), std::string::npos) << answer;
+  }
+  EXPECT_NE(error_of(valid + "\0{\"garbage"s).find("line: holds a NUL byte at column 37"),
+            std::string::npos);
+  // An adapter's answer is held to the same rule.
+  std::string why;
+  EXPECT_FALSE(
+      parse_answer(R"({"id":1,"ok":true,"result":[]})"s + "\0 this is not JSON {{{"s, why));
+  EXPECT_NE(why.find("NUL"), std::string::npos) << why;
+  EXPECT_FALSE(parse_answer(R"({"id":1,"ok":true,"result":[]} {})", why));
+}
+
+// A line is parsed once into a typed Request: the form and its fields, the
+// copies, the op's own members with their defaults.
+TEST(ProtocolRequests, ALineParsesIntoATypedRequest) {
+  const ParsedLine parsed = parse_request(
+      R"({"id":"x","op":"next_delay","policy":{"factory":"fixed","max_attempts":4,"delay":2.5,)"
+      R"("with_jitter":0.5,"give_up_after":60},"attempt":3,"r":0.25})");
+  const auto* request = std::get_if<Request>(&parsed);
+  ASSERT_NE(request, nullptr);
+  EXPECT_EQ(request->id, "x");
+  EXPECT_EQ(request->policy.form, Form::fixed);
+  EXPECT_EQ(request->policy.fields.max_attempts, 4);
+  EXPECT_EQ(request->policy.fields.initial_delay.count(), 2.5);
+  EXPECT_EQ(request->policy.with_jitter, 0.5);
+  EXPECT_EQ(request->policy.give_up_after, 60.0);
+  const auto* call = std::get_if<NextDelayCall>(&request->op);
+  ASSERT_NE(call, nullptr);
+  EXPECT_EQ(call->attempt, 3);
+  EXPECT_EQ(call->message_age, 0.0);
+  EXPECT_TRUE(call->jitter);
+  EXPECT_EQ(call->r, 0.25);
+  EXPECT_EQ(op_name(request->op), "next_delay");
+
+  // The integer literal -0 is +0.0; -0.0 keeps its sign.
+  const ParsedLine zeros = parse_request(
+      R"({"op":"jittered","policy":{"initial_delay":-0,"multiplier":-0.0},"delay":-0.0,"r":0})");
+  const auto* z = std::get_if<Request>(&zeros);
+  ASSERT_NE(z, nullptr);
+  EXPECT_FALSE(std::signbit(z->policy.fields.initial_delay.count()));
+  EXPECT_TRUE(std::signbit(z->policy.fields.multiplier));
+  EXPECT_TRUE(std::signbit(std::get<JitteredCall>(z->op).delay));
+
+  // A line that is no Request keeps its id and names the field.
+  const ParsedLine bad = parse_request(R"({"id":7,"op":"schedule","policy":{"max_atempts":3}})");
+  const auto* unanswerable = std::get_if<Unanswerable>(&bad);
+  ASSERT_NE(unanswerable, nullptr);
+  EXPECT_EQ(unanswerable->id, 7);
+  EXPECT_EQ(unanswerable->refusal.field, "policy.\"max_atempts\"");
+}
+
+// The core's refusals reach the protocol as values (amqp::InvalidParameter):
+// the answer names the request's own field, for every member that can carry
+// a refused value, whatever the core's message says.
+TEST(ProtocolErrors, TheCoresRefusalNamesTheRequestsField) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"op":"schedule","policy":{"max_attempts":0}})",
+       "policy.max_attempts: must be at least 1, got 0"},
+      {R"({"op":"schedule","policy":{"factory":"fixed","max_attempts":3,"delay":-1}})",
+       "policy.delay: must be finite and >= 0, got -1.0"},
+      {R"({"op":"schedule","policy":{"factory":"exponential","max_attempts":3,"initial_delay":1,"max_delay":"-Infinity"}})",
+       "policy.max_delay: must be finite and >= 0, got \"-Infinity\""},
+      {R"({"op":"schedule","policy":{"multiplier":"NaN"}})",
+       "policy.multiplier: must be finite and >= 0, got \"NaN\""},
+      {R"({"op":"schedule","policy":{"jitter_factor":2}})",
+       "policy.jitter_factor: must be in [0, 1], got 2.0"},
+      {R"({"op":"schedule","policy":{"max_message_age":-3}})",
+       "policy.max_message_age: must be finite and >= 0, got -3.0"},
+      {R"({"op":"schedule","policy":{"give_up_after":"Infinity"}})",
+       "policy.give_up_after: must be finite and >= 0, got \"Infinity\""},
+      {R"({"op":"schedule","policy":{"factory":"none","with_jitter":-0.5}})",
+       "policy.with_jitter: must be in [0, 1], got -0.5"},
+      {R"({"op":"next_delay","policy":{"max_attempts":3},"attempt":-2,"jitter":false})",
+       "attempt: must be at least 1, got -2"},
+      {R"({"op":"next_delay","policy":{"max_attempts":3},"attempt":1,"message_age":"NaN","r":0})",
+       "message_age: must be a number, not NaN"},
+      {R"({"op":"replay","policy":{"max_attempts":3},"seed":1,"calls":[[1,0],[0,0]]})",
+       "calls[1][0] (attempt): must be at least 1, got 0"},
+      {R"({"op":"jittered","policy":{"jitter_factor":0.5},"delay":"NaN","r":0.5})",
+       "delay: must be a number, not NaN"},
+      {R"({"op":"sample","policy":{"jitter_factor":0.5},"delay":"NaN","count":3})",
+       "delay: must be a number, not NaN"},
+  };
+  for (const auto& [line, message] : cases) EXPECT_EQ(error_of(line), message) << line;
 }
 
 TEST(ProtocolIds, EchoedAsGivenOrNull) {

@@ -32,22 +32,11 @@ std::string format_number(double value) {
   return out;
 }
 
-std::optional<double> wire_number(const nlohmann::json& value) {
-  switch (value.type()) {
-    case nlohmann::json::value_t::number_float: return value.get<double>();
-    case nlohmann::json::value_t::number_integer:
-      return static_cast<double>(value.get<std::int64_t>());
-    case nlohmann::json::value_t::number_unsigned:
-      return static_cast<double>(value.get<std::uint64_t>());
-    case nlohmann::json::value_t::string: {
-      const auto& text = value.get_ref<const std::string&>();
-      if (text == "Infinity") return HUGE_VAL;
-      if (text == "-Infinity") return -HUGE_VAL;
-      if (text == "NaN") return std::nan("");
-      return std::nullopt;
-    }
-    default: return std::nullopt;
-  }
+std::optional<double> non_finite_number(std::string_view text) {
+  if (text == "Infinity") return HUGE_VAL;
+  if (text == "-Infinity") return -HUGE_VAL;
+  if (text == "NaN") return std::nan("");
+  return std::nullopt;
 }
 
 Decimal read_decimal(std::string_view text) {
@@ -208,6 +197,19 @@ std::size_t value_end(std::string_view text, std::size_t at) {
 }
 
 }  // namespace
+
+std::string with_member(std::string_view object, std::string_view key, std::string_view value) {
+  const std::size_t close = object.find_last_of('}');
+  const std::string_view head = object.substr(0, close);
+  const bool empty = head.find_last_not_of(" \t\r\n") == head.find('{');
+  std::string out(head);
+  if (!empty) out.push_back(',');
+  append_json_string(out, key);
+  out.push_back(':');
+  out.append(value);
+  out.push_back('}');
+  return out;
+}
 
 std::optional<std::string> without_members(std::string_view object,
                                            std::span<const std::string_view> names) {

@@ -22,10 +22,25 @@ namespace acemq::conformance {
 void append_number(std::string& out, double value);
 std::string format_number(double value);
 
+// "Infinity", "-Infinity" or "NaN" (without quotes) as its double, or nullopt.
+std::optional<double> non_finite_number(std::string_view text);
+
 // A JSON value read as a wire number: any JSON number (an integer converts
 // with one correct rounding) or one of the three non-finite strings. Anything
-// else, booleans included, is nullopt.
-std::optional<double> wire_number(const nlohmann::json& value);
+// else, booleans included, is nullopt. For nlohmann::json and ordered_json.
+template <typename Json>
+std::optional<double> wire_number(const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::number_float: return value.template get<double>();
+    case Json::value_t::number_integer:
+      return static_cast<double>(value.template get<std::int64_t>());
+    case Json::value_t::number_unsigned:
+      return static_cast<double>(value.template get<std::uint64_t>());
+    case Json::value_t::string:
+      return non_finite_number(value.template get_ref<const std::string&>());
+    default: return std::nullopt;
+  }
+}
 
 // The same, read straight from the text of one value in an answer: a JSON
 // number literal (RFC 8259's grammar, nothing more: no '+', no "1.", no
@@ -76,6 +91,11 @@ bool nesting_within(std::string_view text, int max_depth);
 // as written. nullopt when the text is not one JSON object.
 std::optional<std::string> without_members(std::string_view object,
                                            std::span<const std::string_view> names);
+
+// The text of a JSON object (one, as to_line writes it) with one member
+// added at its end, its value already JSON text: a request line becomes a
+// vector line without a parse that would rewrite its numbers.
+std::string with_member(std::string_view object, std::string_view key, std::string_view value);
 
 // Escapes a string as ASCII JSON; invalid UTF-8 becomes U+FFFD instead of
 // throwing.

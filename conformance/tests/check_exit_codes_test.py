@@ -39,9 +39,19 @@ def main(rp, python, adapter, work):
     small = ["--cases", "50", "--no-vectors", "--seed", "7"]
 
     check(rp, ["--impl", good, *small], 0, "AGREE")
-    check(rp, [], 2, "retry-policy check: --impl: required")
+    check(rp, [], 2, "retry-policy check: --impl: required: the command that starts the adapter")
     check(rp, ["--impl", good, "--cases", "-1"], 2, "--cases: must be 0 or more, got -1")
     check(rp, ["--impl", good, "--timeout", "0"], 2, "--timeout")
+    # Below 10 ms a healthy adapter would be blamed as hung: refused, with
+    # the bound, never rounded down to 0 ms.
+    for tiny in ("0.0001", "1e-300"):
+        check(rp, ["--impl", good, "--timeout", tiny], 2,
+              f"--timeout: must be seconds in [0.01, 86400], got {tiny}")
+    check(rp, ["--impl", ""], 2, "--impl: needs a value")
+    check(rp, ["--impl", good, "--cases"], 2, "--cases: needs a value")
+    # Progress on stderr while it runs, so a slow adapter does not look hung.
+    check(rp, ["--impl", good, *small, "--progress-every", "0.001"], 0,
+          "requests answered, 0 differ; generated case")
     check(rp, ["--impl", good, "--vectors", "/nonexistent/vectors.jsonl", "--cases", "0"], 2,
           "cannot read vector file")
     # A usage error is not blamed on the adapter.

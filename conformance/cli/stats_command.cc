@@ -1,0 +1,78 @@
+// retry-policy stats: the statistics battery on a port's own jitter.
+#include <iostream>
+#include <string>
+
+#include "conformance/cli/flags.hpp"
+#include "conformance/cli/port_stats.hpp"
+#include "conformance/cli/subcommand.hpp"
+#include "stats/battery.hpp"
+#include "stats/runs.hpp"
+
+namespace acemq::conformance::cli {
+namespace {
+
+class StatsCommand final : public Subcommand {
+ public:
+  explicit StatsCommand(CLI::App& parent)
+      : Subcommand(parent.add_subcommand(
+            "stats",
+            "Run the statistics battery on a port's own jitter, drawn by its adapter's sample "
+            "op. Exit 0: every cell passes; 1: a test rejects; 2: a usage error, or the adapter "
+            "failed")) {
+    value_option("--impl", options_.command,
+                 "the adapter, a shell command speaking the protocol (with the sample op; "
+                 "required)");
+    value_option("--n", n_, "draws a cell (default 1000000)");
+    app().add_flag("--quick", quick_,
+                   "n 524288 a cell: a size for a port's CI that still sees a 32-bit source");
+    value_option("--report-dir", options_.report_dir,
+                 "where the report goes (default stats-report)");
+    value_option("--timeout", timeout_,
+                 "seconds to wait for each answer of up to 65536 draws (default 60)");
+    value_option("--progress-every", progress_,
+                 "seconds between progress lines on stderr (default 10)");
+  }
+
+  int run() override {
+    if (!given(app(), "--impl")) usage("--impl", "required: the command that starts the adapter");
+    require_value(app(), "--impl", options_.command, "the command that starts the adapter");
+    require_value(app(), "--n", n_, "draws a cell");
+    require_value(app(), "--report-dir", options_.report_dir, "a directory");
+    require_value(app(), "--timeout", timeout_, "seconds");
+    require_value(app(), "--progress-every", progress_, "seconds");
+    if (quick_ && given(app(), "--n")) usage("--quick", "cannot be used with --n: pick one");
+    options_.quick = quick_;
+    options_.n = quick_ ? kPortStatsQuickSamples : kPortStatsSamples;
+    if (given(app(), "--n")) {
+      const std::int64_t n = count_flag("--n", n_);
+      if (n < static_cast<std::int64_t>(stats::kMinimumSamples) ||
+          n > static_cast<std::int64_t>(stats::kMaxSamples)) {
+        usage("--n", "must be in [" + std::to_string(stats::kMinimumSamples) + ", " +
+                         std::to_string(stats::kMaxSamples) +
+                         "], the battery's least and most a cell, got " + n_);
+      }
+      options_.n = static_cast<std::uint64_t>(n);
+    }
+    options_.timeout = timeout_flag("--timeout", timeout_);
+    options_.progress_interval = number_flag("--progress-every", progress_);
+    if (!(options_.progress_interval > 0.0)) {
+      usage("--progress-every", "must be seconds above 0, got " + progress_);
+    }
+    return run_port_stats(options_, std::cout, std::cerr);
+  }
+
+ private:
+  PortStatsOptions options_;
+  std::string n_;
+  bool quick_ = false;
+  std::string timeout_ = "60";
+  std::string progress_ = "10";
+};
+
+}  // namespace
+
+std::unique_ptr<Subcommand> stats_command(CLI::App& app) {
+  return std::make_unique<StatsCommand>(app);
+}
+
+}  // namespace acemq::conformance::cli

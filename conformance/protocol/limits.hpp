@@ -1,0 +1,33 @@
+// The protocol's limits (conformance/README.md, Limits): chosen so that no
+// request line can hang or exhaust a server, and stated once here for every
+// tool that reads or writes the protocol.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace acemq::conformance {
+
+// A request line longer than this (1 MiB, not counting the newline) is an
+// error; `serve` drops the excess without storing it.
+inline constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
+// Arrays and objects nest at most this deep. The protocol needs 3
+// (request, calls, one call); the limit keeps every JSON walk shallow.
+inline constexpr int kMaxDepth = 32;
+// A schedule answer holds at most 2^16 entries (about 1.5 MB of JSON), so
+// max_attempts - 1 above this is an error naming policy.max_attempts.
+inline constexpr std::int64_t kMaxScheduleEntries = std::int64_t{1} << 16;
+// A replay holds at most 256 calls.
+inline constexpr std::size_t kMaxReplayCalls = 256;
+// A sample answer holds at most 2^16 draws (about 1.3 MB of JSON at 20
+// characters a delay), so `stats` asks for a cell's draws in chunks.
+inline constexpr std::int64_t kMaxSampleCount = std::int64_t{1} << 16;
+// next_delay costs up to attempt - 1 multiplications. The protocol answers a
+// call only if its answer rests on at most 2^20 of them (within_cost_limit);
+// multiplier 1 + 1e-9 with no cap would otherwise take about 7e11 steps,
+// hours for one line.
+inline constexpr std::int64_t kMaxSteps = std::int64_t{1} << 20;
+// A replay's seed is Ruby's init_genrand's: a 32-bit unsigned integer.
+inline constexpr std::int64_t kMaxSeed = 4294967295;
+
+}  // namespace acemq::conformance

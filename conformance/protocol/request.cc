@@ -1,0 +1,376 @@
+#include "conformance/protocol/request.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "conformance/protocol/limits.hpp"
+#include "conformance/protocol/wire.hpp"
+
+namespace acemq::conformance {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+
+// Thrown by the readers below, caught once in parse_request.
+struct Refused {
+  Refusal refusal;
+};
+
+[[noreturn]] void fail(std::string field, std::string what) {
+  throw Refused{{std::move(field), std::move(what)}};
+}
+
+// Text quoted in an error message, cut short: the message must name the
+// field, not repeat a megabyte of input.
+std::string clipped(std::string text) {
+  constexpr std::size_t kShown = 60;
+  if (text.size() > kShown) {
+    text.resize(kShown);
+    text += "...";
+  }
+  return text;
+}
+
+std::string quote(const json& value) { return clipped(to_line(value)); }
+
+// A member's name as an error message shows it: a JSON string, so that any
+// key (control characters, a megabyte of it) reads back unambiguously.
+std::string quoted_key(std::string_view key) {
+  std::string text;
+  append_json_string(text, key);
+  return clipped(text);
+}
+
+std::string joined(std::span<const std::string_view> names) {
+  std::string out;
+  for (const std::string_view name : names) {
+    if (!out.empty()) out += ", ";
+    out += name;
+  }
+  return out;
+}
+
+const json* member(const json& object, std::string_view key) {
+  const auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+const json& required(const json& object, std::string_view key, const std::string& field) {
+  const json* value = member(object, key);
+  if (value == nullptr) fail(field, "missing");
+  return *value;
+}
+
+double number_at(const json& value, const std::string& field) {
+  const std::optional<double> number = wire_number(value);
+  if (!number) {
+    fail(field, "must be a number or \"Infinity\", \"-Infinity\", \"NaN\", got " + quote(value));
+  }
+  return *number;
+}
+
+// Integers are JSON integers: 5.0 and 5e0 are floats on the wire, and a
+// count written as a float is a bug in the sender worth hearing about. An
+// integer too long for 64 bits arrives as a float from the JSON reader, and
+// is out of range either way.
+std::int64_t integer_at(const json& value, const std::string& field, std::int64_t lowest,
+                        std::int64_t highest) {
+  // Appended piece by piece: "[" + std::to_string(...) trips GCC 12's
+  // -Wrestrict false positive (PR 105651) at -O3.
+  std::string range = "[";
+  range.append(std::to_string(lowest)).append(", ").append(std::to_string(highest));
+  range.push_back(']');
+  if (value.is_number_unsigned()) {
+    // nlohmann reads every non-negative integer as unsigned, 0 included, so
+    // the lower bound is checked here too (count's is 1).
+    const std::uint64_t n = value.get<std::uint64_t>();
+    if (n <= static_cast<std::uint64_t>(highest) && static_cast<std::int64_t>(n) >= lowest) {
+      return static_cast<std::int64_t>(n);
+    }
+  } else if (value.is_number_integer()) {
+    const std::int64_t n = value.get<std::int64_t>();
+    if (n >= lowest && n <= highest) return n;
+  } else {
+    fail(field, "must be an integer in " + range + ", written without fraction or exponent, got " +
+                    quote(value));
+  }
+  fail(field, "must be in " + range + ", got " + quote(value));
+}
+
+double draw_at(const json& value, const std::string& field) {
+  const double r = number_at(value, field);
+  // Checked here, even when no draw is taken, so the rule is one sentence.
+  if (!(r >= 0.0 && r < 1.0)) fail(field, "must be in [0, 1), got " + format_number(r));
+  return r;
+}
+
+// Every member of `object` is one of `allowed` (or of `also`); `what` says
+// whose members they are in the message, which lists the allowed ones.
+void only_members(const json& object, std::span<const std::string_view> allowed,
+                  std::span<const std::string_view> also, std::string_view prefix,
+                  std::string_view what) {
+  const auto listed = [](std::span<const std::string_view> names, std::string_view key) {
+    return std::find(names.begin(), names.end(), key) != names.end();
+  };
+  for (const auto& [key, value] : object.items()) {
+    if (listed(allowed, key) || listed(also, key)) continue;
+    fail(std::string(prefix) + quoted_key(key),
+         "not a member of " + std::string(what) + " (its members: " + joined(allowed) + ")");
+  }
+}
+
+// ---- policy --------------------------------------------------------------
+
+// One member of the policy object into the spec, read as its table row says.
+void read_member(const json& value, const PolicyMember& m, PolicySpec& spec) {
+  const std::string field = "policy." + std::string(m.name);
+  if (m.integer) {
+    m.set(spec, integer_at(value, field, kInt64Min, kInt64Max));
+  } else {
+    m.set(spec, number_at(value, field));
+  }
+}
+
+PolicySpec policy_spec(const json& p) {
+  if (!p.is_object()) fail("policy", "must be an object, got " + quote(p));
+  const json* factory_member = member(p, "factory");
+  const Factory* factory = &factory_of(Form::constructor);
+  if (factory_member != nullptr) {
+    const std::string name = factory_member->is_string() ? factory_member->get<std::string>() : "";
+    factory = factory_named(name);
+    if (factory == nullptr) {
+      fail("policy.factory",
+           "must be \"none\", \"fixed\" or \"exponential\", got " + quote(*factory_member));
+    }
+  }
+  // The members the form takes, as the error lists them.
+  std::vector<std::string_view> allowed;
+  if (factory->form != Form::constructor) allowed.emplace_back("factory");
+  for (const FactoryField& field : factory->fields) allowed.push_back(field.member);
+  allowed.insert(allowed.end(), std::begin(kCopyMembers), std::end(kCopyMembers));
+  only_members(p, allowed, {}, "policy.",
+               factory->form == Form::constructor
+                   ? std::string("a constructor policy")
+                   : "a policy of factory " + std::string(factory->name));
+
+  PolicySpec spec;
+  spec.form = factory->form;
+  for (const FactoryField& field : factory->fields) {
+    const json* value = member(p, field.member);
+    if (value == nullptr) {
+      if (field.required) fail("policy." + std::string(field.member), "missing");
+      continue;
+    }
+    read_member(*value, *policy_member(field.member), spec);
+  }
+  for (const std::string_view copy : kCopyMembers) {
+    if (const json* value = member(p, copy)) read_member(*value, *policy_member(copy), spec);
+  }
+  return spec;
+}
+
+// ---- ops -----------------------------------------------------------------
+
+NextDelayCall next_delay_call(const json& request) {
+  NextDelayCall call;
+  call.attempt =
+      integer_at(required(request, "attempt", "attempt"), "attempt", kInt64Min, kInt64Max);
+  if (const json* age = member(request, "message_age")) {
+    call.message_age = number_at(*age, "message_age");
+  }
+  if (const json* value = member(request, "jitter")) {
+    if (!value->is_boolean()) fail("jitter", "must be true or false, got " + quote(*value));
+    call.jitter = value->get<bool>();
+  }
+  // Without jitter `r` is not read at all: neither required nor checked.
+  if (call.jitter) call.r = draw_at(required(request, "r", "r"), "r");
+  return call;
+}
+
+JitteredCall jittered_call(const json& request) {
+  return {number_at(required(request, "delay", "delay"), "delay"),
+          draw_at(required(request, "r", "r"), "r")};
+}
+
+ReplayCall replay_call(const json& request) {
+  ReplayCall replay;
+  replay.seed = static_cast<std::uint32_t>(
+      integer_at(required(request, "seed", "seed"), "seed", 0, kMaxSeed));
+  const json& calls = required(request, "calls", "calls");
+  if (!calls.is_array())
+    fail("calls", "must be an array of [attempt, message_age], got " + quote(calls));
+  if (calls.size() > kMaxReplayCalls) {
+    fail("calls", std::to_string(calls.size()) + " calls is more than the protocol's 256");
+  }
+  replay.calls.reserve(calls.size());
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const std::string field = "calls[" + std::to_string(i) + "]";
+    const json& call = calls[i];
+    if (!call.is_array() || call.size() != 2) {
+      fail(field, "must be [attempt, message_age], exactly two elements, got " + quote(call));
+    }
+    replay.calls.push_back({integer_at(call[0], field + "[0] (attempt)", kInt64Min, kInt64Max),
+                            number_at(call[1], field + "[1] (message_age)")});
+  }
+  return replay;
+}
+
+SampleCall sample_call(const json& request) {
+  SampleCall sample;
+  sample.count = integer_at(required(request, "count", "count"), "count", 1, kInt64Max);
+  if (sample.count > kMaxSampleCount) {
+    fail("count", std::to_string(sample.count) + " draws is more than the protocol's 65536");
+  }
+  const json* delay = member(request, "delay");
+  const json* attempt = member(request, "attempt");
+  if ((delay == nullptr) == (attempt == nullptr)) {
+    if (delay == nullptr) fail("delay", "missing, and so is attempt: give exactly one");
+    fail("attempt", "not allowed with delay: give exactly one");
+  }
+  if (delay != nullptr) {
+    sample.of = number_at(*delay, "delay");
+  } else {
+    sample.of = integer_at(*attempt, "attempt", kInt64Min, kInt64Max);
+  }
+  return sample;
+}
+
+// The ops, each with the members a request of it takes (id, op and policy
+// included, as the error lists them) and how its own members are read.
+constexpr std::string_view kScheduleMembers[] = {"id", "op", "policy"};
+constexpr std::string_view kNextDelayMembers[] = {"id",          "op",     "policy", "attempt",
+                                                  "message_age", "jitter", "r"};
+constexpr std::string_view kJitteredMembers[] = {"id", "op", "policy", "delay", "r"};
+constexpr std::string_view kReplayMembers[] = {"id", "op", "policy", "seed", "calls"};
+constexpr std::string_view kSampleMembers[] = {"id", "op", "policy", "delay", "attempt", "count"};
+// A vector line is a request with its expected answer added; these ride
+// along and are never read.
+constexpr std::string_view kVectorLineMembers[] = {"expect", "expect_error"};
+
+struct OpRow {
+  std::string_view name;
+  std::span<const std::string_view> members;
+  Op (*read)(const json& request);
+};
+
+// In Op's order, so that op_name can index it.
+constexpr OpRow kOps[] = {
+    {"schedule", kScheduleMembers, [](const json&) -> Op { return ScheduleCall{}; }},
+    {"next_delay", kNextDelayMembers, [](const json& r) -> Op { return next_delay_call(r); }},
+    {"jittered", kJitteredMembers, [](const json& r) -> Op { return jittered_call(r); }},
+    {"replay", kReplayMembers, [](const json& r) -> Op { return replay_call(r); }},
+    {"sample", kSampleMembers, [](const json& r) -> Op { return sample_call(r); }},
+};
+
+const OpRow& op_of(const json& request) {
+  const json& op = required(request, "op", "op");
+  if (op.is_string()) {
+    for (const OpRow& row : kOps) {
+      if (op.get_ref<const std::string&>() == row.name) return row;
+    }
+  }
+  fail("op", "must be \"schedule\", \"next_delay\", \"jittered\", \"replay\" or \"sample\", got " +
+                 quote(op));
+}
+
+// ---- lines ---------------------------------------------------------------
+
+std::string too_long_message(std::size_t bytes) {
+  return std::to_string(bytes) + " bytes is longer than the protocol's " +
+         std::to_string(kMaxLineBytes);
+}
+
+// Why a line is not one JSON value, in the protocol's words. The JSON
+// reader's message is only looked at to tell the cases apart; none of its
+// text reaches the answer.
+std::string malformed(std::string_view line, const json::exception& e) {
+  const std::string_view what = e.what();
+  const auto says = [&](std::string_view text) {
+    return what.find(text) != std::string_view::npos;
+  };
+  if (e.id == 406) {  // out_of_range.406: number overflow parsing '<literal>'
+    const std::size_t open = what.find('\'');
+    const std::size_t close = what.rfind('\'');
+    const std::string literal =
+        open < close ? std::string(what.substr(open + 1, close - open - 1)) : std::string("?");
+    return "the number " + clipped(literal) +
+           " is beyond binary64's range (write \"Infinity\" for an infinite value)";
+  }
+  std::size_t column = 0;
+  if (const auto* parse = dynamic_cast<const json::parse_error*>(&e)) column = parse->byte;
+  const std::string at = " at column " + std::to_string(column);
+  if (line.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return "empty; a request is one JSON object";
+  }
+  if (says("expected end of input")) return "more than one JSON value," + at;
+  if (says("unexpected end of input") || says("missing closing quote")) {
+    return "ends inside a JSON value (truncated?)";
+  }
+  if (says("ill-formed UTF-8")) return "a string holds invalid UTF-8," + at;
+  if (says("surrogate")) return "a string holds a lone surrogate (\\ud800 to \\udfff)," + at;
+  if (says("control character")) return "a string holds an unescaped control character," + at;
+  if (says("invalid string")) return "a string holds an invalid escape," + at;
+  if (says("invalid number")) return "a malformed number," + at;
+  if (says("invalid literal") && column >= 1 && column <= line.size()) {
+    const std::string_view rest = line.substr(column - 1);
+    if (rest.starts_with("NaN") || rest.starts_with("Infinity") || rest.starts_with("-Infinity")) {
+      return "bare NaN or Infinity," + at + "; write the strings \"NaN\", \"Infinity\"";
+    }
+  }
+  return "not JSON," + at;
+}
+
+json parse_json(std::string_view line) {
+  if (line.size() > kMaxLineBytes) fail("line", too_long_message(line.size()));
+  // The JSON reader takes a NUL byte for the end of its input and would
+  // answer the bytes before it; a NUL is never JSON (not whitespace, and
+  // raw in a string it is a control character), so the line is malformed.
+  if (const std::size_t nul = line.find('\0'); nul != std::string_view::npos) {
+    fail("line", "holds a NUL byte at column " + std::to_string(nul + 1));
+  }
+  if (!nesting_within(line, kMaxDepth)) {
+    fail("line", "arrays and objects nest deeper than the protocol's 32");
+  }
+  // nlohmann skips a byte-order mark; the protocol, like RFC 8259 for
+  // network text, does not allow one.
+  if (line.starts_with("\xEF\xBB\xBF")) fail("line", "starts with a byte-order mark");
+  try {
+    return json::parse(line.begin(), line.end());
+  } catch (const json::exception& e) {
+    fail("line", malformed(line, e));
+  }
+}
+
+}  // namespace
+
+std::string_view op_name(const Op& op) { return kOps[op.index()].name; }
+
+ParsedLine parse_request(std::string_view line) {
+  json id;  // null until the request is known to have one
+  try {
+    const json request = parse_json(line);
+    if (!request.is_object()) fail("line", "must be a JSON object, got " + quote(request));
+    if (const json* given = member(request, "id")) id = *given;
+    const OpRow& op = op_of(request);
+    only_members(request, op.members, kVectorLineMembers, "",
+                 "a " + std::string(op.name) + " request");
+    const PolicySpec policy = policy_spec(required(request, "policy", "policy"));
+    Op call = op.read(request);
+    // The id moves last: a refusal above still answers with it.
+    return Request{std::move(id), policy, std::move(call)};
+  } catch (const Refused& refused) {
+    return Unanswerable{std::move(id), refused.refusal};
+  }
+}
+
+Unanswerable line_too_long(std::size_t bytes) {
+  return Unanswerable{json(), {"line", too_long_message(bytes)}};
+}
+
+}  // namespace acemq::conformance

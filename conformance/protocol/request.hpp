@@ -1,0 +1,93 @@
+// Request: one line of the protocol, parsed once into a typed value.
+//
+// parse_request reads a line's bytes exactly once, and either every rule of
+// the grammar holds (conformance/README.md, Lines and Requests: one JSON
+// object, the members of its op and nothing else, each of its type) and the
+// line is a Request, or it is Unanswerable with the refusal that names the
+// field. What the core then refuses (a policy it does not validate, an
+// attempt below 1, the cost limit) is found by answering the Request
+// (respond.hpp), not here: a Request holds what was asked, valid or not.
+//
+// The checker, the case generator and the shrinker carry the parsed request
+// beside its text; a line that is no Request stays text.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "conformance/protocol/policy_spec.hpp"
+
+namespace acemq::conformance {
+
+// A refusal in the protocol's words: the field it names ("policy.delay",
+// "calls[3][0] (attempt)", "line") and what is wrong with it. An error
+// answer's message is "<field>: <what>".
+struct Refusal {
+  std::string field;
+  std::string what;
+
+  std::string message() const { return field + ": " + what; }
+};
+
+// The ops, one alternative each (conformance/README.md, Ops).
+struct ScheduleCall {};
+struct NextDelayCall {
+  std::int64_t attempt = 1;
+  double message_age = 0.0;
+  bool jitter = true;
+  double r = 0.0;  // read only with jitter, and then in [0, 1)
+};
+struct JitteredCall {
+  double delay = 0.0;
+  double r = 0.0;
+};
+struct ReplayCall {
+  struct Call {
+    std::int64_t attempt;
+    double message_age;
+  };
+  std::uint32_t seed = 0;
+  std::vector<Call> calls;
+};
+struct SampleCall {
+  std::int64_t count = 1;
+  // jittered(delay), or next_delay(attempt) at message age 0.
+  std::variant<double, std::int64_t> of;
+};
+using Op = std::variant<ScheduleCall, NextDelayCall, JitteredCall, ReplayCall, SampleCall>;
+
+// The op's name on the wire: "schedule", "next_delay", ...
+std::string_view op_name(const Op& op);
+
+// nlohmann::json's destructor may allocate (it destroys nested values
+// iteratively, with a stack), which clang-tidy reports against this struct.
+// NOLINTNEXTLINE(bugprone-exception-escape)
+struct Request {
+  nlohmann::json id;  // null when the line has none
+  PolicySpec policy;
+  Op op;
+};
+
+// A line that is no Request: the refusal, and the line's id where the line
+// was an object that had one (otherwise null), for the error answer.
+// NOLINTNEXTLINE(bugprone-exception-escape): as Request.
+struct Unanswerable {
+  nlohmann::json id;
+  Refusal refusal;
+};
+
+using ParsedLine = std::variant<Request, Unanswerable>;
+
+// One line (without its newline). Never throws but for memory: whatever the
+// bytes, the result is a Request or an Unanswerable naming the field.
+ParsedLine parse_request(std::string_view line);
+
+// What a line longer than kMaxLineBytes, dropped unread by a reader, is.
+Unanswerable line_too_long(std::size_t bytes);
+
+}  // namespace acemq::conformance

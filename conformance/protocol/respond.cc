@@ -1,0 +1,212 @@
+#include "conformance/protocol/respond.hpp"
+
+#include <cmath>
+#include <exception>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "acemq/amqp/internal/walk.hpp"
+#include "acemq/amqp/ruby_random.hpp"
+#include "conformance/protocol/limits.hpp"
+#include "conformance/protocol/wire.hpp"
+
+namespace acemq::conformance {
+namespace {
+
+using amqp::InvalidParameter;
+using amqp::Jitter;
+using amqp::RetryPolicy;
+using amqp::Seconds;
+
+// Thrown while answering, caught once in respond.
+struct Refused {
+  Refusal refusal;
+};
+
+[[noreturn]] void fail(std::string field, std::string what) {
+  throw Refused{{std::move(field), std::move(what)}};
+}
+
+// The core's refusal in the protocol's words, naming the request's field:
+// "must be <rule>, got <value>", the value in wire form. A NaN refused by the
+// rule that names NaN is not shown twice.
+[[noreturn]] void fail_core(std::string field, const InvalidParameter& e) {
+  std::string what = "must be " + std::string(amqp::rule_text(e.rule()));
+  const InvalidParameter::Value value = e.value();
+  if (const auto* whole = std::get_if<std::int64_t>(&value)) {
+    what += ", got " + std::to_string(*whole);
+  } else if (!(e.rule() == amqp::Rule::not_nan && std::isnan(std::get<double>(value)))) {
+    what += ", got " + format_number(std::get<double>(value));
+  }
+  fail(std::move(field), std::move(what));
+}
+
+RetryPolicy policy_of(const PolicySpec& spec) {
+  try {
+    return make_policy(spec);
+  } catch (const PolicyRefused& refused) {
+    fail_core("policy." + std::string(refused.member), refused.refusal);
+  }
+}
+
+// The fields a next_delay call's arguments are named by: "attempt", or
+// "calls[3][0] (attempt)" in a replay.
+struct CallFields {
+  std::string attempt = "attempt";
+  std::string message_age = "message_age";
+};
+
+// The core's next_delay with the protocol's cost limit in front.
+std::optional<double> next_delay(const RetryPolicy& policy, std::int64_t attempt,
+                                 double message_age, const CallFields& fields, const auto& call) {
+  if (!within_cost_limit(policy, attempt, message_age)) {
+    fail(fields.attempt, std::to_string(attempt) +
+                             " needs more than 2^20 multiplications on this policy, which does "
+                             "not settle (no cap passed, no zero, no fixed point) within 2^20 "
+                             "steps: the protocol's cost limit");
+  }
+  try {
+    const std::optional<Seconds> delay = call();
+    if (!delay) return std::nullopt;
+    return delay->count();
+  } catch (const InvalidParameter& e) {
+    fail_core(e.parameter() == amqp::Parameter::attempt ? fields.attempt : fields.message_age, e);
+  }
+}
+
+using Items = std::vector<std::optional<double>>;
+
+// ---- ops: each fills the result's items -----------------------------------
+
+Items answer(const ScheduleCall&, const RetryPolicy& policy, const SampleSource&) {
+  const std::int64_t entries = policy.max_attempts() - 1;
+  if (entries > kMaxScheduleEntries) {
+    fail("policy.max_attempts",
+         "a schedule of " + std::to_string(entries) + " entries is more than the protocol's 65536");
+  }
+  Items items;
+  for (const Seconds delay : policy.delays()) items.emplace_back(delay.count());
+  return items;
+}
+
+Items answer(const NextDelayCall& call, const RetryPolicy& policy, const SampleSource&) {
+  if (call.jitter) {
+    return {next_delay(policy, call.attempt, call.message_age, {}, [&] {
+      return policy.next_delay(call.attempt, Seconds{call.message_age}, [&] { return call.r; });
+    })};
+  }
+  return {next_delay(policy, call.attempt, call.message_age, {}, [&] {
+    return policy.next_delay(call.attempt, Seconds{call.message_age}, Jitter::off);
+  })};
+}
+
+Items answer(const JitteredCall& call, const RetryPolicy& policy, const SampleSource&) {
+  try {
+    return {policy.jittered_with_draw(Seconds{call.delay}, call.r).count()};
+  } catch (const InvalidParameter& e) {
+    fail_core("delay", e);
+  }
+}
+
+Items answer(const ReplayCall& replay, const RetryPolicy& policy, const SampleSource&) {
+  amqp::RubyRandom source(replay.seed);
+  Items items;
+  items.reserve(replay.calls.size());
+  for (std::size_t i = 0; i < replay.calls.size(); ++i) {
+    const ReplayCall::Call& c = replay.calls[i];
+    const std::string at = "calls[" + std::to_string(i) + "]";
+    items.push_back(next_delay(
+        policy, c.attempt, c.message_age, {at + "[0] (attempt)", at + "[1] (message_age)"},
+        [&] { return policy.next_delay(c.attempt, Seconds{c.message_age}, source); }));
+  }
+  return items;
+}
+
+// Draws from the port's default source: for serve, the core's own
+// DefaultSource through the overloads that take none, as a user of this
+// port gets them; `count` consecutive calls, nothing drawn between.
+Items answer(const SampleCall& sample, const RetryPolicy& policy, const SampleSource& source) {
+  Items items;
+  items.reserve(static_cast<std::size_t>(sample.count));
+  if (const auto* delay = std::get_if<double>(&sample.of)) {
+    // NaN is refused by the first call, before any draw, so the answer is
+    // all or nothing.
+    try {
+      for (std::int64_t i = 0; i < sample.count; ++i) {
+        items.emplace_back(source ? policy.jittered(Seconds{*delay}, source).count()
+                                  : policy.jittered(Seconds{*delay}).count());
+      }
+    } catch (const InvalidParameter& e) {
+      fail_core("delay", e);
+    }
+    return items;
+  }
+  const std::int64_t attempt = std::get<std::int64_t>(sample.of);
+  for (std::int64_t i = 0; i < sample.count; ++i) {
+    items.push_back(next_delay(policy, attempt, 0.0, {}, [&] {
+      return source ? policy.next_delay(attempt, Seconds{0.0}, source) : policy.next_delay(attempt);
+    }));
+  }
+  return items;
+}
+
+Answer error_answer(const nlohmann::json& id, std::string message) {
+  Answer out;
+  out.id = id;
+  out.ok = false;
+  out.error = std::move(message);
+  return out;
+}
+
+}  // namespace
+
+bool within_cost_limit(const RetryPolicy& policy, std::int64_t attempt, double message_age) {
+  return amqp::internal::walk_multiplications(policy, attempt, message_age, kMaxSteps) <= kMaxSteps;
+}
+
+// Out of memory is the one thing that can escape, and it ends the process
+// as it would anywhere else; clang-tidy cannot see that nothing else can.
+// NOLINTNEXTLINE(bugprone-exception-escape)
+Answer respond(const Request& request, const SampleSource& sample_source) noexcept {
+  try {
+    const RetryPolicy policy = policy_of(request.policy);
+    Answer out;
+    out.id = request.id;
+    out.ok = true;
+    // Every op but next_delay and jittered answers an array.
+    out.is_array = !std::holds_alternative<NextDelayCall>(request.op) &&
+                   !std::holds_alternative<JitteredCall>(request.op);
+    out.items = std::visit([&](const auto& call) { return answer(call, policy, sample_source); },
+                           request.op);
+    return out;
+  } catch (const Refused& refused) {
+    return error_answer(request.id, refused.refusal.message());
+  } catch (const std::exception& e) {
+    // Not expected: every rule is checked above. Still an answer, so the
+    // server goes on, and the message says where to look.
+    return error_answer(request.id, std::string("internal: ") + e.what());
+  }
+}
+
+// NOLINTNEXTLINE(bugprone-exception-escape): as above.
+Answer respond(const ParsedLine& line, const SampleSource& sample_source) noexcept {
+  if (const auto* request = std::get_if<Request>(&line)) return respond(*request, sample_source);
+  const auto& unanswerable = std::get<Unanswerable>(line);
+  return error_answer(unanswerable.id, unanswerable.refusal.message());
+}
+
+// NOLINTNEXTLINE(bugprone-exception-escape): the last fallback is a literal
+// short enough for std::string's inline buffer.
+std::string answer_line(std::string_view request_line, const SampleSource& sample_source) noexcept {
+  try {
+    return format_answer(respond(parse_request(request_line), sample_source));
+  } catch (...) {
+    // Out of memory while writing the answer: the shortest answer that
+    // still says no (15 characters fit std::string's inline buffer).
+    return "{\"ok\":false}";
+  }
+}
+
+}  // namespace acemq::conformance
