@@ -282,7 +282,8 @@ void showValue(const Policy& policy, std::ostream& os) {
 }
 
 void showValue(const InvalidPolicy& policy, std::ostream& os) {
-  os << describe(policy.options) << "\n    first bad field: " << policy.first_bad;
+  os << describe(policy.options)
+     << "\n    first bad field: " << amqp::parameter_name(policy.first_bad);
 }
 
 rc::Gen<Policy> valid_policy(PolicyShape shape) {
@@ -329,10 +330,11 @@ rc::Gen<InvalidPolicy> invalid_policy() {
         if (bad(3)) o.max_delay = amqp::Seconds{max_delay};
         if (bad(4)) o.jitter_factor = jitter;
         if (bad(5)) o.max_message_age = amqp::Seconds{age};
-        static constexpr std::string_view kNames[] = {"max_attempts",  "initial_delay",
-                                                      "multiplier",    "max_delay",
-                                                      "jitter_factor", "max_message_age"};
-        return InvalidPolicy{o, kNames[first]};
+        static constexpr amqp::Parameter kFields[] = {
+            amqp::Parameter::max_attempts,  amqp::Parameter::initial_delay,
+            amqp::Parameter::multiplier,    amqp::Parameter::max_delay,
+            amqp::Parameter::jitter_factor, amqp::Parameter::max_message_age};
+        return InvalidPolicy{o, kFields[first]};
       },
       valid_policy({.lengths = Lengths::any}), integer_between(0, 5), integer_between(0, 31),
       bad_counts(), bad_duration(), bad_duration(), bad_duration(), bad_jitter_factor(),

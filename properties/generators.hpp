@@ -17,12 +17,12 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
 #include <rapidcheck.h>
 
+#include "acemq/amqp/invalid_parameter.hpp"
 #include "acemq/model/edge_values.hpp"
 #include "properties/show.hpp"
 
@@ -46,10 +46,12 @@ struct Policy {
 void showValue(const Policy& policy, std::ostream& os);
 
 // A policy with one or more bad fields, and the one the port must name: the
-// first bad one in declaration order.
+// first bad one in declaration order (what model::first_invalid_field says;
+// kept here so a counterexample prints which field the case was built
+// around).
 struct InvalidPolicy {
   Options options;
-  std::string_view first_bad;
+  amqp::Parameter first_bad;
 };
 void showValue(const InvalidPolicy& policy, std::ostream& os);
 

@@ -1,5 +1,6 @@
-// The property suite: every row of kProperties (properties.cc) registered as
-// one GoogleTest test, Properties.<Name>, and so one CTest test labelled
+// The property suite: every row of the property table (all_properties(),
+// properties.hpp; the rows live in the concept files) registered as one
+// GoogleTest test, Properties.<Name>, and so one CTest test labelled
 // `properties`. Each runs its property with rc::check under RapidCheck's own
 // configuration (RC_PARAMS; CTest prepends the suite's default case count),
 // then checks that its cases kept every regime share its row names.
@@ -16,9 +17,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
-#include "properties/core.hpp"
-#include "properties/coverage.hpp"
 #include "properties/properties.hpp"
+#include "properties/regime_coverage.hpp"
 
 namespace props = acemq::props;
 
@@ -33,7 +33,7 @@ class PropertyTest : public testing::Test {
     const std::string id = "Properties/" + std::string(property_.name);
     const bool passed = rc::check(id, [this, &cases] {
       cases.begin();
-      property_.check(props::library(), cases);
+      property_.check(cases);
     });
     cases.end();
     ASSERT_TRUE(passed) << property_.name << " failed; RapidCheck's report, the counterexample "

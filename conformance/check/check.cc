@@ -27,11 +27,13 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-// Answers can be 1.6 MB; a report shows the start and says what was cut.
-std::string clip(const std::string& text) {
-  constexpr std::size_t kShown = 1500;
-  if (text.size() <= kShown) return text;
-  return text.substr(0, kShown) + "... (" + std::to_string(text.size() - kShown) + " more bytes)";
+// Answers can be 1.6 MB, and an adapter may write up to the 64 MiB line
+// cap: a report shows the start of every adapter's words and says what was
+// cut, so no report echoes more than a few kB of them.
+constexpr std::size_t kShown = 1500;
+std::string clip(const std::string& text, std::size_t shown = kShown) {
+  if (text.size() <= shown) return text;
+  return text.substr(0, shown) + "... (" + std::to_string(text.size() - shown) + " more bytes)";
 }
 
 // A difference of the same sort is what a shrink must keep: a wrong number
@@ -129,12 +131,12 @@ Checker::Asked Checker::ask(const std::string& line, bool report_failure) {
   if (outcome == AdapterProcess::Outcome::answered) {
     std::string why;
     asked.port = parse_answer(answer, why);
-    asked.port_line = answer;
     if (asked.port) {
+      asked.port_line = std::move(answer);
       asked.answered = true;
       return asked;
     }
-    failure = "wrote a line that is not a protocol answer (" + why + "): " + answer.substr(0, 300);
+    failure = "wrote a line that is not a protocol answer (" + why + "): " + clip(answer, 300);
   } else {
     failure = adapter_->failure(outcome, options_.timeout);
   }
@@ -314,8 +316,8 @@ bool Checker::compare(const std::string& line, const ParsedLine& parsed, const O
   const Asked asked = ask(line, true);
   if (!asked.answered) return false;
   if (asked.port->id != core.id) {
-    out_ << "ADAPTER FAILED: answered id " << clip(to_line(asked.port->id))
-         << " to a request with id " << clip(to_line(core.id))
+    out_ << "ADAPTER FAILED: answered id " << clipped_json(asked.port->id, kShown)
+         << " to a request with id " << clipped_json(core.id, kShown)
          << " (out of step with its input?)\n  request: " << clip(line)
          << "\n  adapter: " << clip(asked.port_line) << "\n";
     adapter_failed_ = true;

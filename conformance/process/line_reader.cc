@@ -38,6 +38,12 @@ LineReader::Status LineReader::read_line(std::string& line, std::size_t& dropped
     if (overflowed) {
       dropped += chunk;
     } else {
+      // A long line jumps straight to the bound's capacity: pages are only
+      // resident once written, and doubling would hold two copies at once
+      // (a 60 MB line cost 90 MB on its way in).
+      if (line.size() + chunk > line.capacity() && line.size() + chunk > kReserveAbove) {
+        line.reserve(max_bytes_);
+      }
       line.append(first, chunk);
     }
     if (newline != last) {

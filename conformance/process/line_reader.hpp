@@ -32,6 +32,8 @@ class LineReader {
   // Refills the buffer; false at end of input or on error (see status_).
   bool fill(const std::chrono::steady_clock::time_point* deadline);
 
+  static constexpr std::size_t kReserveAbove = std::size_t{1} << 20;
+
   int fd_;
   std::size_t max_bytes_;
   std::vector<char> buffer_ = std::vector<char>(std::size_t{1} << 16);

@@ -46,6 +46,39 @@ bool read_result(const json& result, Answer& answer, std::string& why) {
   return true;
 }
 
+// Counts a document's values without keeping any, and stops the parse
+// (returns false) once there are more than `limit`.
+class ValueCounter final : public json::json_sax_t {
+ public:
+  explicit ValueCounter(std::size_t limit) : limit_(limit) {}
+  bool over() const { return count_ > limit_; }
+
+  bool null() override { return counted(); }
+  bool boolean(bool /*value*/) override { return counted(); }
+  bool number_integer(json::number_integer_t /*value*/) override { return counted(); }
+  bool number_unsigned(json::number_unsigned_t /*value*/) override { return counted(); }
+  bool number_float(json::number_float_t /*value*/, const json::string_t& /*text*/) override {
+    return counted();
+  }
+  bool string(json::string_t& /*value*/) override { return counted(); }
+  bool binary(json::binary_t& /*value*/) override { return counted(); }
+  bool start_object(std::size_t /*size*/) override { return counted(); }
+  bool key(json::string_t& /*value*/) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t /*size*/) override { return counted(); }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                   const json::exception& /*error*/) override {
+    return false;
+  }
+
+ private:
+  bool counted() { return ++count_ <= limit_; }
+
+  std::size_t limit_;
+  std::size_t count_ = 0;
+};
+
 std::string shape(const Answer& a) {
   if (!a.ok) return "an error (" + a.error + ")";
   if (a.is_array) return "an array of " + std::to_string(a.items.size());
@@ -78,6 +111,21 @@ std::optional<Answer> parse_answer(std::string_view line, std::string& why) {
     why = "nests deeper than any answer can";
     return std::nullopt;
   }
+  // An adapter may write anything up to the line cap, and a tree of it
+  // costs tens of bytes a value (a 63 MB line of [{},{},...] took 2.1 GB).
+  // So the values are counted first, building nothing, and a line with more
+  // than any answer can hold is refused before a tree is made.
+  if (!strings_within(line, kMaxAnswerStringBytes)) {
+    why = "holds a string of more than " + std::to_string(kMaxAnswerStringBytes) +
+          " bytes, longer than any answer needs";
+    return std::nullopt;
+  }
+  ValueCounter counter(kMaxAnswerValues);
+  if (!json::sax_parse(line.begin(), line.end(), &counter) && counter.over()) {
+    why = "holds more than " + std::to_string(kMaxAnswerValues) +
+          " JSON values, more than any answer can";
+    return std::nullopt;
+  }
   json parsed;
   try {
     parsed = json::parse(line.begin(), line.end());
@@ -98,7 +146,7 @@ std::optional<Answer> parse_answer(std::string_view line, std::string& why) {
     why = "no \"id\"";
     return std::nullopt;
   }
-  answer.id = *id;
+  answer.id = std::move(*id);
   const auto ok = parsed.find("ok");
   if (ok == parsed.end() || !ok->is_boolean()) {
     why = "no boolean \"ok\"";
@@ -118,7 +166,8 @@ std::optional<Answer> parse_answer(std::string_view line, std::string& why) {
       why = "\"ok\": false without a string \"error\"";
       return std::nullopt;
     }
-    answer.error = error->get<std::string>();
+    // Messages are prose, never compared: a report shows the start.
+    answer.error = error->get_ref<const std::string&>().substr(0, kMaxErrorBytes);
   }
   return answer;
 }

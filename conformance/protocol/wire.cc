@@ -145,6 +145,28 @@ bool nesting_within(std::string_view text, int max_depth) {
   return true;
 }
 
+bool strings_within(std::string_view text, std::size_t max_bytes) {
+  bool in_string = false;
+  bool escaped = false;
+  std::size_t length = 0;
+  for (const char c : text) {
+    if (!in_string) {
+      in_string = c == '"';
+      length = 0;
+      continue;
+    }
+    if (++length > max_bytes) return false;
+    if (escaped) {
+      escaped = false;
+    } else if (c == '\\') {
+      escaped = true;
+    } else if (c == '"') {
+      in_string = false;
+    }
+  }
+  return true;
+}
+
 namespace {
 
 bool json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
@@ -197,6 +219,47 @@ std::size_t value_end(std::string_view text, std::size_t at) {
 }
 
 }  // namespace
+
+namespace {
+
+void append_clipped(std::string& out, const nlohmann::json& value, std::size_t max) {
+  if (out.size() > max) return;
+  if (value.is_string()) {
+    const std::string& text = value.get_ref<const std::string&>();
+    append_json_string(out, std::string_view(text).substr(0, max - out.size() + 1));
+    return;
+  }
+  if (!value.is_structured()) {
+    append_json(out, value);
+    return;
+  }
+  const bool object = value.is_object();
+  out.push_back(object ? '{' : '[');
+  bool first = true;
+  for (const auto& [key, member] : value.items()) {
+    if (out.size() > max) return;
+    if (!first) out.push_back(',');
+    first = false;
+    if (object) {
+      append_json_string(out, std::string_view(key).substr(0, max));
+      out.push_back(':');
+    }
+    append_clipped(out, member, max);
+  }
+  out.push_back(object ? '}' : ']');
+}
+
+}  // namespace
+
+std::string clipped_json(const nlohmann::json& value, std::size_t max) {
+  std::string out;
+  append_clipped(out, value, max);
+  if (out.size() > max) {
+    out.resize(max);
+    out += "... (clipped)";
+  }
+  return out;
+}
 
 std::string with_member(std::string_view object, std::string_view key, std::string_view value) {
   const std::size_t close = object.find_last_of('}');

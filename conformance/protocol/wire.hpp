@@ -84,6 +84,11 @@ std::string to_line(const Json& value) {
 // no JSON walk (parse, copy, destroy, dump) recurses deeper.
 bool nesting_within(std::string_view text, int max_depth);
 
+// Whether every string literal in JSON text holds at most `max_bytes` bytes
+// as written, counted on the raw bytes before a parser sees them: a JSON
+// reader accumulates a whole string before it can say anything about it.
+bool strings_within(std::string_view text, std::size_t max_bytes);
+
 // The text of a JSON object with the named top-level members left out and
 // every other member kept byte for byte (a vector line without its
 // "expect", as the port is to read it: "-0" and "1e5" stay as written,
@@ -96,6 +101,11 @@ std::optional<std::string> without_members(std::string_view object,
 // added at its end, its value already JSON text: a request line becomes a
 // vector line without a parse that would rewrite its numbers.
 std::string with_member(std::string_view object, std::string_view key, std::string_view value);
+
+// JSON text of `value` cut to about `max` bytes, for reports: what an
+// adapter wrote is shown, never copied whole, so a 52 MB id costs a report
+// `max` bytes, not a second copy of itself.
+std::string clipped_json(const nlohmann::json& value, std::size_t max);
 
 // Escapes a string as ASCII JSON; invalid UTF-8 becomes U+FFFD instead of
 // throwing.

@@ -1,4 +1,4 @@
-#include "properties/coverage.hpp"
+#include "properties/regime_coverage.hpp"
 
 #include <rapidcheck.h>
 #include <boost/math/distributions/binomial.hpp>

@@ -1,5 +1,7 @@
-// coverage: which regimes a property's cases reach, and the check that each
-// regime keeps its share, as QuickCheck's checkCoverage does.
+// regime_coverage: which regimes a property's cases reach, and the check that
+// each regime keeps its share, as QuickCheck's checkCoverage does. (The
+// coverage retry-policy check reports, conformance/check/coverage.hpp, tallies
+// the same regimes for a port's answers; this is the suite's own.)
 //
 // A property tags each case with the regimes its inputs fall in (Cases::
 // reach), which RapidCheck prints as the run's distribution (RC_CLASSIFY).

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""`retry-policy check` and `stats` against hostile adapters
+(test_adapters/hostile.py) and hostile inputs: every case ends in a clear
+verdict or a usage error (the exit code and the words asserted), within a
+time bound, with retry-policy's peak RSS within the bound the kit states
+(conformance/README.md: 256 MB whatever the adapter writes), and with the
+adapter's words clipped in the report.
+
+    hostile_adapters_test.py RETRY_POLICY PYTHON TEST_ADAPTERS_DIR WORK_DIR
+"""
+
+import os
+import shlex
+import sys
+import tempfile
+import time
+
+MAX_RSS_MB = 256       # conformance/README.md, "What check and stats promise"
+MAX_SECONDS = 60       # each case's wall time, generous for a loaded machine
+MAX_REPORT_BYTES = 64 * 1024  # the adapter's words are clipped: no 52 MB echo
+
+failures = []
+
+
+def run(rp, args):
+    """retry-policy ARGS: exit code, output (stdout and stderr), seconds and
+    peak RSS in MB of retry-policy (the adapters here write their giant
+    answers in chunks, so theirs stays small)."""
+    with tempfile.TemporaryFile() as out:
+        started = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
+            os.dup2(out.fileno(), 1)
+            os.dup2(out.fileno(), 2)
+            os.execv(rp, [rp, *args])
+        _, status, usage = os.wait4(pid, 0)
+        seconds = time.monotonic() - started
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
+    code = os.waitstatus_to_exitcode(status)
+    print(f"--- retry-policy {' '.join(args)[:160]} -> {code} in {seconds:.1f} s, "
+          f"peak RSS {usage.ru_maxrss / 1024:.0f} MB, {len(text)} bytes of output", flush=True)
+    print(text[-2000:], flush=True)
+    return code, text, seconds, usage.ru_maxrss / 1024
+
+
+def expect_case(name, rp, args, code, says):
+    status, text, seconds, rss = run(rp, args)
+    if status != code:
+        failures.append(f"{name}: exit {status}, expected {code}")
+    for words in says:
+        if words not in text:
+            failures.append(f"{name}: the output does not say {words!r}")
+    if seconds > MAX_SECONDS:
+        failures.append(f"{name}: took {seconds:.0f} s, more than {MAX_SECONDS}")
+    if rss > MAX_RSS_MB:
+        failures.append(f"{name}: peak RSS {rss:.0f} MB, more than {MAX_RSS_MB}")
+    if len(text) > MAX_REPORT_BYTES:
+        failures.append(f"{name}: {len(text)} bytes of output, more than {MAX_REPORT_BYTES}")
+
+
+# (mode, what check must say, what stats must say): each exits 2, the
+# adapter blamed.
+CASES = [
+    ("nul-then-garbage", "holds a NUL byte", "holds a NUL byte"),
+    ("trailing-bytes", "not a protocol answer", "not a protocol answer"),
+    ("huge-array-of-objects", "more than any answer can", "ADAPTER FAILED"),
+    ("huge-wrong-id", "holds a string of more than 4194304 bytes", "ADAPTER FAILED"),
+    ("huge-error", "holds a string of more than 4194304 bytes", "ADAPTER FAILED"),
+    ("big-wrong-id", "answered id \"xxxxxxxx", "ADAPTER FAILED"),
+]
+
+
+def main(rp, python, test_adapters, work):
+    os.makedirs(work, exist_ok=True)
+    hostile = lambda mode: (f"{shlex.quote(python)} "
+                            f"{shlex.quote(os.path.join(test_adapters, 'hostile.py'))} {mode}")
+    small = ["--no-vectors", "--cases", "3", "--seed", "1"]
+    for mode, check_says, stats_says in CASES:
+        expect_case(f"check {mode}", rp, ["check", "--impl", hostile(mode), *small], 2,
+                    ["ADAPTER FAILED", check_says, "FAILED TO CHECK"])
+        if os.environ.get("HOSTILE_SKIP_STATS"):
+            continue
+        expect_case(f"stats {mode}", rp,
+                    ["stats", "--impl", hostile(mode), "--n", "10240",
+                     "--report-dir", os.path.join(work, "report")], 2, [stats_says])
+    # A 3 MB error message: an answer (errors are never compared), so a
+    # difference where a result is due, reported with the message clipped;
+    # shrinking it too, which asks the adapter again.
+    expect_case("check big-error", rp, ["check", "--impl", hostile("big-error"), *small],
+                1, ["DIFFERENT", "more bytes)"])
+
+    # Inputs checked before the work: a vector file that is not a regular
+    # file, or has no line end within the line cap, is a usage error naming
+    # it; it was read as empty, and the port passed.
+    good = f"{shlex.quote(python)} {shlex.quote(os.path.join(test_adapters, '..', 'adapters', 'python', 'adapter.py'))}"
+    expect_case("check --vectors /dev/zero", rp,
+                ["check", "--impl", good, "--vectors", "/dev/zero", "--cases", "0"], 2,
+                ["USAGE: vector file /dev/zero is not a regular file", "FAILED TO CHECK"])
+    endless = os.path.join(work, "endless.jsonl")
+    with open(endless, "wb") as f:
+        f.write(b'{"id":1,"op":"schedule","policy":{"note":"' + b"n" * (2 * 1024 * 1024))
+    expect_case("check --vectors without a line end", rp,
+                ["check", "--impl", good, "--vectors", endless, "--cases", "0"], 2,
+                [f"USAGE: {endless}:1 is 2097194 bytes, longer than the protocol's 1048576"])
+
+    for failure in failures:
+        print("FAIL:", failure)
+    print("FAILED" if failures else "PASSED")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
