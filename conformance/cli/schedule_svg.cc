@@ -343,9 +343,7 @@ std::string schedule_svg(const amqp::RetryPolicy& policy, const std::vector<Sche
                "' stroke-width='2.5'/>\n";
         circled = true;
         captions.push_back("If every wait is " + std::string(c.name) + ": " +
-                           human_duration(limit) + " old by attempt " +
-                           std::to_string(stop->attempt) + " (" + human_duration(stop->age) +
-                           "), which is the last.");
+                           age_limit_words(*stop, limit) + ".");
       } else {
         captions.push_back("If every wait is " + std::string(c.name) + ": only " +
                            human_duration(rows.back().*c.waited) + " old at attempt " +
@@ -357,8 +355,17 @@ std::string schedule_svg(const amqp::RetryPolicy& policy, const std::vector<Sche
           "Circled: the wait after which the message is too old, counting only the waits.");
     }
   }
-  if (const auto inf = first_infinite(rows, &ScheduleRow::most)) {
-    captions.push_back("From attempt " + std::to_string(*inf) +
+  // The band's top (the largest draw) overflows first: 2^1023 is finite,
+  // 2^1023 * 1.2 is not. Each is said apart, as the table shows them.
+  const std::optional<std::int64_t> delay_overflows = first_infinite(rows, &ScheduleRow::delay);
+  const std::optional<std::int64_t> top_overflows = first_infinite(rows, &ScheduleRow::most);
+  if (top_overflows && top_overflows != delay_overflows) {
+    captions.push_back("From attempt " + std::to_string(*top_overflows) +
+                       " the top of the jitter range overflows to +Infinity, drawn at the top "
+                       "edge; the delay itself is finite there.");
+  }
+  if (delay_overflows) {
+    captions.push_back("From attempt " + std::to_string(*delay_overflows) +
                        " the delay overflows to +Infinity, drawn at the top edge.");
   }
   double caption_y = top2 + kPanelHeight + 62;

@@ -40,9 +40,7 @@ std::string age_limit_line(const std::vector<ScheduleRow>& rows, const RetryPoli
   out.append(std::string(12 - std::string_view(which).size(), ' '));
   const double limit = policy.max_message_age().count();
   if (const auto reached = age_limit_reached(rows, limit, waited)) {
-    out += human_duration(limit) + " old by attempt " + std::to_string(reached->attempt) + " (" +
-           human_duration(reached->age) + "), so attempt " + std::to_string(reached->attempt) +
-           " is the last";
+    out += age_limit_words(*reached, limit);
   } else {
     const double age = rows.empty() ? 0.0 : rows.back().*waited;
     out += "only " + human_duration(age) + " old at attempt " +
@@ -52,6 +50,12 @@ std::string age_limit_line(const std::vector<ScheduleRow>& rows, const RetryPoli
 }
 
 }  // namespace
+
+std::string age_limit_words(const AgeLimitReached& reached, double limit) {
+  return human_duration(limit) + " old after the wait that follows attempt " +
+         std::to_string(reached.attempt - 1) + " (" + human_duration(reached.age) +
+         "), so attempt " + std::to_string(reached.attempt) + " is the last";
+}
 
 std::string human_number(double x) {
   if (std::isnan(x)) return "NaN";

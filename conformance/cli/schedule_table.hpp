@@ -42,6 +42,12 @@ struct AgeLimitReached {
 std::optional<AgeLimitReached> age_limit_reached(const std::vector<ScheduleRow>& rows, double limit,
                                                  double ScheduleRow::*waited);
 
+// The age limit's effect in words, the same in the table's footnote and
+// under the picture: "60 s old after the wait that follows attempt 7
+// (61.5 s), so attempt 8 is the last". The picture circles that wait, at
+// attempt 7 on its axis of attempts that failed.
+std::string age_limit_words(const AgeLimitReached& reached, double limit);
+
 // A number of seconds for people: at most 4 significant digits, no exponent
 // between 0.001 and 10^6, "Infinity" spelt out. Never for machines.
 std::string human_number(double seconds);

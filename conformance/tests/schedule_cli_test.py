@@ -99,14 +99,36 @@ def check_svg(rp, work, svg_path):
     expect(len(list(tree.iter(svg + "circle"))) == 3, "three age-limit crossings circled")
     expect(len([r for r in tree.iter(svg + "rect") if r.get("fill") == "#9ecae1"]) == 9,
            "a jitter band for each of the 9 rows")
-    expect("max_message_age 60 s" in texts and "attempt 8 (73.8 s), which is the last" in texts,
-           f"the age limit drawn and explained: {texts[:300]}")
+    expect("max_message_age 60 s" in texts and
+           "60 s old after the wait that follows attempt 7 (73.8 s), so attempt 8 is the last"
+           in texts, f"the age limit drawn and explained: {texts[:300]}")
+    # The circle sits on the wait the caption names: x of attempt 7 on the
+    # waits' axis (the most's crossing), not of attempt 8.
+    circles = sorted(float(c.get("cx")) for c in tree.iter(svg + "circle"))
+    polylines = [p for p in tree.iter(svg + "polyline")]
+    most = [p for p in polylines if p.get("stroke") == polylines[-3].get("stroke")][-1]
+    xs = [float(pt.split(",")[0]) for pt in most.get("points").split()]
+    expect(abs(circles[0] - xs[6]) < 0.01, f"the most's crossing circled at attempt 7: {circles} {xs[:9]}")
     raw = open(svg_path).read()
     expect("nan" not in raw.lower() and "inf" not in re.sub(r"Infinity", "", raw).lower(),
            "no NaN or inf coordinates")
     long_path = os.path.join(work, "overflow.svg")
     expect(run(rp, "--max-attempts", "1100", "--initial-delay", "1", "--svg", long_path).returncode == 0
-           and "overflows to +Infinity" in open(long_path).read(), "an overflow is drawn and said")
+           and "From attempt 1025 the delay overflows to +Infinity" in open(long_path).read(),
+           "an overflow is drawn and said at the attempt the table shows it")
+    # The band's top can overflow an attempt before the delay: 1.5e308 is
+    # finite, 1.5e308 * 1.5 is not (the table shows both).
+    jittered_path = os.path.join(work, "overflow-jitter.svg")
+    expect(run(rp, "--max-attempts", "5", "--initial-delay", "1e308", "--multiplier", "1.5",
+               "--jitter-factor", "0.5", "--svg", jittered_path).returncode == 0,
+           "a jittered overflow is drawn")
+    drawn = open(jittered_path).read()
+    expect("From attempt 2 the top of the jitter range overflows to +Infinity" in drawn
+           and "From attempt 3 the delay overflows to +Infinity" in drawn,
+           "the band's top and the delay overflow at the attempts the table shows")
+    empty = run(rp, "--max-attempts", "3", "--svg", "")
+    expect(empty.returncode == 2 and b"--svg: needs a value" in empty.stderr,
+           "an empty --svg is a usage error, not a run that writes nothing")
 
 
 def main(rp, work):
@@ -123,9 +145,12 @@ def main(rp, work):
                                                "give_up_after": 60})
     check_table_rounds(rp, exponential)
     # The footnote: which attempt is the last, for each column of waits.
-    for line in ("if every wait is the most:   60 s old by attempt 8 (73.8 s), so attempt 8 is the last",
-                 "if every wait is nominal:    60 s old by attempt 8 (61.5 s), so attempt 8 is the last",
-                 "if every wait is the least:  60 s old by attempt 9 (73.2 s), so attempt 9 is the last"):
+    for line in ("if every wait is the most:   60 s old after the wait that follows attempt 7 "
+                 "(73.8 s), so attempt 8 is the last",
+                 "if every wait is nominal:    60 s old after the wait that follows attempt 7 "
+                 "(61.5 s), so attempt 8 is the last",
+                 "if every wait is the least:  60 s old after the wait that follows attempt 8 "
+                 "(73.2 s), so attempt 9 is the last"):
         expect(line in text, f"footnote line missing: {line}")
 
     # People read 1.8, not 1.7999999999999998 (3 * 0.6 in binary64).
