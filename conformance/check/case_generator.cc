@@ -499,10 +499,11 @@ ordered_json valid_request(Dice& d, Profile profile, std::int64_t id, std::strin
 // ---- Malformed lines ------------------------------------------------------
 
 // A valid request's line, broken so that it is no JSON object within the
-// protocol's limits (conformance/README.md, Requests).
+// protocol's limits (conformance/README.md, Requests). Sent in turn, not by
+// weight, so that a run of 5000 cases (about 25 malformed lines) sends every
+// kind, and its report can say so for each.
 struct Malformation {
   std::string_view name;
-  double weight;
   std::string (*make)(Dice&, const std::string& valid);
 };
 
@@ -513,34 +514,44 @@ std::string inserted(const std::string& valid, const std::string& member) {
 }
 
 const Malformation kMalformations[] = {
-    {"truncated", 1,
+    {"truncated",
      [](Dice& d, const std::string& v) {
        return v.substr(
            0, static_cast<std::size_t>(d.between(0, static_cast<std::int64_t>(v.size()) - 1)));
      }},
-    {"text after the value", 1, [](Dice&, const std::string& v) { return v + " x"; }},
-    {"two values", 1, [](Dice&, const std::string& v) { return v + v; }},
-    {"an array, not an object", 1, [](Dice&, const std::string& v) { return "[" + v + "]"; }},
-    {"empty", 1, [](Dice&, const std::string&) { return std::string(); }},
-    {"only whitespace", 1, [](Dice&, const std::string&) { return std::string("   \t "); }},
-    {"a byte-order mark", 1, [](Dice&, const std::string& v) { return "\xEF\xBB\xBF" + v; }},
-    {"nested 40 deep", 1,
+    {"text after the value", [](Dice&, const std::string& v) { return v + " x"; }},
+    {"two values", [](Dice&, const std::string& v) { return v + v; }},
+    {"an array, not an object", [](Dice&, const std::string& v) { return "[" + v + "]"; }},
+    {"empty", [](Dice&, const std::string&) { return std::string(); }},
+    {"only whitespace", [](Dice&, const std::string&) { return std::string("   \t "); }},
+    {"a byte-order mark", [](Dice&, const std::string& v) { return "\xEF\xBB\xBF" + v; }},
+    {"nested 40 deep",
      [](Dice&, const std::string& v) {
        return inserted(v, "\"deep\":" + std::string(40, '[') + std::string(40, ']'));
      }},
-    {"invalid UTF-8", 1,
+    {"invalid UTF-8",
      [](Dice&, const std::string& v) { return inserted(v, "\"note\":\"\xFF\xFE\""); }},
-    {"a lone surrogate", 1,
+    {"a lone surrogate",
      [](Dice&, const std::string& v) { return inserted(v, "\"note\":\"\\ud800\""); }},
-    {"a control character in a string", 1,
+    {"a control character in a string",
      [](Dice&, const std::string& v) { return inserted(v, "\"note\":\"tab\there\""); }},
-    {"a bare NaN", 1, [](Dice&, const std::string& v) { return inserted(v, "\"x\":NaN"); }},
-    {"a number beyond binary64", 1,
+    {"a bare NaN", [](Dice&, const std::string& v) { return inserted(v, "\"x\":NaN"); }},
+    {"a number beyond binary64",
      [](Dice&, const std::string& v) { return inserted(v, "\"x\":1e400"); }},
-    {"longer than 1 MiB", 1,
+    {"longer than 1 MiB",
      [](Dice&, const std::string& v) {
        return inserted(v, "\"pad\":\"" + std::string(kMaxLineBytes, 'p') + "\"");
      }},
+    // A NUL is not JSON, but a JSON reader may take it for the end of its
+    // input and answer the bytes before it, as this kit's once did.
+    {"a NUL byte after the object",
+     [](Dice&, const std::string& v) { return v + std::string(1, '\0') + "{\"garbage"; }},
+    {"a NUL byte in a string",
+     [](Dice&, const std::string& v) {
+       return inserted(v, "\"note\":\"a" + std::string(1, '\0') + "b\"");
+     }},
+    {"a lone low surrogate",
+     [](Dice&, const std::string& v) { return inserted(v, "\"note\":\"\\udc00\""); }},
 };
 
 // ---- Invalid requests -----------------------------------------------------
@@ -759,9 +770,46 @@ enum class Sort { valid, invalid, malformed };
 bool in_full(const Context& c) { return c.profile == Profile::full; }
 constexpr Choice<Sort> kSorts[] = {
     {"valid", 90, [](Dice&, const Context&) { return Sort::valid; }},
-    {"invalid: breaks one rule", 9.7, [](Dice&, const Context&) { return Sort::invalid; }, in_full},
-    {"malformed: no JSON object", 0.3, [](Dice&, const Context&) { return Sort::malformed; },
+    {"invalid: breaks one rule", 9.5, [](Dice&, const Context&) { return Sort::invalid; }, in_full},
+    {"malformed: no JSON object", 0.5, [](Dice&, const Context&) { return Sort::malformed; },
      in_full},
+};
+
+// A valid request's id: a number mostly; sometimes a string of non-ASCII
+// text, which the answer must echo as ASCII (escaped), or null.
+constexpr Choice<ordered_json (*)(std::int64_t)> kIdForms[] = {
+    {"a whole number", 96,
+     [](Dice&, const Context&) -> ordered_json (*)(std::int64_t) {
+       return [](std::int64_t id) { return ordered_json(id); };
+     }},
+    {"non-ASCII text", 3,
+     [](Dice&, const Context&) -> ordered_json (*)(std::int64_t) {
+       return [](std::int64_t id) {
+         return ordered_json("r\u00e9essai \u2713 " + std::to_string(id));
+       };
+     }},
+    {"null", 1,
+     [](Dice&, const Context&) -> ordered_json (*)(std::int64_t) {
+       return [](std::int64_t) { return ordered_json(); };
+     }},
+};
+
+// A valid request's layout: compact mostly; sometimes with CRs, which are
+// JSON whitespace, not line ends (a reader that splits on CR answers one
+// request twice and falls out of step).
+constexpr Choice<std::string (*)(std::string)> kLayouts[] = {
+    {"compact", 96,
+     [](Dice&, const Context&) -> std::string (*)(std::string) {
+       return [](std::string line) { return line; };
+     }},
+    {"a CR before the line's end", 2,
+     [](Dice&, const Context&) -> std::string (*)(std::string) {
+       return [](std::string line) { return line + "\r"; };
+     }},
+    {"a CR and spaces inside the object", 2,
+     [](Dice&, const Context&) -> std::string (*)(std::string) {
+       return [](std::string line) { return line.insert(1, " \r\t "); };
+     }},
 };
 
 GeneratedCase generated(std::string line, std::string_view kind, std::string_view rule) {
@@ -769,9 +817,9 @@ GeneratedCase generated(std::string line, std::string_view kind, std::string_vie
   return {std::move(line), std::move(parsed), kind, rule};
 }
 
-GeneratedCase malformed_line(Dice& d, Profile profile, std::int64_t id) {
+GeneratedCase malformed_line(Dice& d, Profile profile, std::int64_t id, std::size_t turn) {
   const std::string valid = to_line(valid_request(d, profile, id, "schedule"));
-  const Malformation& m = weighted<Malformation>(d, kMalformations);
+  const Malformation& m = kMalformations[turn % std::size(kMalformations)];
   return generated(m.make(d, valid), "malformed line", m.name);
 }
 
@@ -784,6 +832,12 @@ GeneratedCase invalid_case(Dice& d, Profile profile, std::int64_t id) {
 }
 
 }  // namespace
+
+std::vector<std::string_view> malformation_names() {
+  std::vector<std::string_view> names;
+  for (const Malformation& m : kMalformations) names.push_back(m.name);
+  return names;
+}
 
 std::vector<std::string_view> invalid_rule_names() {
   std::vector<std::string_view> names;
@@ -831,12 +885,15 @@ GeneratedCase CaseGenerator::next(std::int64_t id) {
   c.profile = profile_;
   switch (choose<Sort>(d, kSorts, c)) {
     case Sort::invalid: return invalid_case(d, profile_, id);
-    case Sort::malformed: return malformed_line(d, profile_, id);
+    case Sort::malformed: return malformed_line(d, profile_, id, malformed_++);
     case Sort::valid: break;
   }
   for (;;) {
     const std::string_view op = choose<std::string_view>(d, kOps, c);
-    GeneratedCase valid = generated(to_line(valid_request(d, profile_, id, op)), op, {});
+    ordered_json request = valid_request(d, profile_, id, op);
+    request["id"] = choose<ordered_json (*)(std::int64_t)>(d, kIdForms, c)(id);
+    const auto layout = choose<std::string (*)(std::string)>(d, kLayouts, c);
+    GeneratedCase valid = generated(layout(to_line(request)), op, {});
     if (profile_ == Profile::full) return valid;
     // A valid request's line is always a Request: only the core can refuse it.
     if (reference_agrees(std::get<Request>(valid.parsed))) return valid;

@@ -53,6 +53,8 @@ bool reference_agrees(const Request& request);
 // The names of the rules the full profile's invalid cases break, in the
 // table's order, for check's report of what was covered.
 std::vector<std::string_view> invalid_rule_names();
+// The kinds of malformed line, in the order they are sent.
+std::vector<std::string_view> malformation_names();
 
 class CaseGenerator {
  public:
@@ -63,6 +65,7 @@ class CaseGenerator {
  private:
   std::mt19937_64 engine_;
   Profile profile_;
+  std::size_t malformed_ = 0;  // malformed lines sent so far: the next kind's turn
 };
 
 }  // namespace acemq::conformance

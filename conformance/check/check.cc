@@ -107,7 +107,7 @@ class Checker {
   // What the agreeing answers reached: regimes, and errors by rule.
   std::vector<std::int64_t> regimes_ = std::vector<std::int64_t>(coverage_rows().size());
   std::map<std::string_view, std::int64_t> rules_;
-  std::int64_t malformed_ = 0;
+  std::map<std::string_view, std::int64_t> malformed_;
   std::int64_t vector_errors_ = 0;
   std::int64_t other_errors_ = 0;
 };
@@ -259,7 +259,7 @@ void Checker::report_mismatch(const std::string& line, const Origin& origin, con
 void Checker::count_coverage(const ParsedLine& parsed, const Origin& origin, const Answer& core) {
   if (!core.ok) {
     if (origin.kind == "malformed line") {
-      ++malformed_;
+      ++malformed_[origin.rule];
     } else if (!origin.rule.empty()) {
       ++rules_[origin.rule];
     } else if (origin.kind.starts_with("vectors ")) {
@@ -289,7 +289,8 @@ void Checker::report_coverage() {
   }
   out_ << "Invalid input both answered with an error, by the rule it breaks:\n";
   for (const std::string_view rule : invalid_rule_names()) row(rules_[rule], rule);
-  row(malformed_, "a malformed line: no JSON object");
+  out_ << "Malformed lines both answered with an error, by what breaks them:\n";
+  for (const std::string_view kind : malformation_names()) row(malformed_[kind], kind);
   if (vector_errors_ > 0) row(vector_errors_, "vector lines that expect an error");
   if (other_errors_ > 0) row(other_errors_, "generated calls past the cost limit");
 }
@@ -419,10 +420,10 @@ int Checker::run() {
   CaseGenerator generator(options_.seed, options_.profile);
   for (std::int64_t i = 0; going && i < options_.cases; ++i) {
     const GeneratedCase generated = generator.next(i + 1);
-    going = compare(generated.line, generated.parsed,
-                    {std::string(generated.kind), "generated case " + std::to_string(i + 1),
-                     generated.kind == "invalid" ? generated.rule : std::string_view()},
-                    std::nullopt);
+    going = compare(
+        generated.line, generated.parsed,
+        {std::string(generated.kind), "generated case " + std::to_string(i + 1), generated.rule},
+        std::nullopt);
     report_progress("generated case " + std::to_string(i + 1) + " of " +
                     std::to_string(options_.cases));
   }

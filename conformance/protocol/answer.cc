@@ -1,5 +1,6 @@
 #include "conformance/protocol/answer.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -115,6 +116,15 @@ std::optional<Answer> parse_answer(std::string_view line, std::string& why) {
   // costs tens of bytes a value (a 63 MB line of [{},{},...] took 2.1 GB).
   // So the values are counted first, building nothing, and a line with more
   // than any answer can hold is refused before a tree is made.
+  // Answers are ASCII (conformance/README.md, Answers): a port that writes
+  // UTF-8 is a port whose next reader may not take it.
+  if (const auto wide = std::find_if(line.begin(), line.end(),
+                                     [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+      wide != line.end()) {
+    why = "holds a byte that is not ASCII, at byte " + std::to_string(wide - line.begin() + 1) +
+          " (answers escape it as \\uXXXX)";
+    return std::nullopt;
+  }
   if (!strings_within(line, kMaxAnswerStringBytes)) {
     why = "holds a string of more than " + std::to_string(kMaxAnswerStringBytes) +
           " bytes, longer than any answer needs";
