@@ -41,8 +41,8 @@ scripts/mutate --only REGEX         # only the mutants whose key matches
    Sites in constant expressions (`constexpr`, array sizes, template arguments,
    `static_assert`) cannot switch at run time and are not mutated.
 2. **A traced run.** Every test runs once unmutated with `ACEMQ_MUTANT_TRACE` set (but those
-   labelled `port_sources`, `stats --impl` on the ports' own sources, where the core is only
-   `check`'s oracle), which records each site it reaches and, at a site without side effects, whether any of its
+   labelled `ports`: the other languages' ports, their builds, units, checks and sources, where
+   the core is only `check`'s oracle), which records each site it reaches and, at a site without side effects, whether any of its
    mutants would have produced a different value there. A test that never reached a site, or
    where no mutant there ever changed a value, runs exactly as the original under that mutant,
    so it is not run against it. The traced run also times each test.
