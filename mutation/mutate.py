@@ -386,7 +386,7 @@ def parse_args():
     p.add_argument("--json", type=pathlib.Path, help="write the full result here too")
     p.add_argument("--suggest-rejections", metavar="PROPERTY", nargs="?", const="",
                    help="for a property (or every one), mutants it rejects, to list in its row "
-                        "of properties/properties.cc")
+                        "of properties/<concept>.cc")
     return p.parse_args()
 
 
@@ -506,7 +506,7 @@ def main():
         if o != "rejected":
             problems.append(f"property {p} did not reject {k}: {o}")
     for p in unlisted:
-        problems.append(f"property {p} lists no mutant it rejects (properties/properties.cc)")
+        problems.append(f"property {p} lists no mutant it rejects (its row in properties/<concept>.cc)")
     for k in orphans:
         problems.append(f"mutation/equivalents.json lists {k!r}, which is no mutant now")
     props = summary["labels"].get("properties", {}).get("score", 0.0)

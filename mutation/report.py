@@ -61,9 +61,10 @@ scripts/mutate --only REGEX         # only the mutants whose key matches
    mutant whose function is unchanged is not run. If the function changed, it runs again:
    killed, the entry is stale; surviving, it is reported until re-argued
    (`scripts/mutate --argue`). A key that matches no mutant fails the gate too.
-5. **The test of the test.** Each row of the property table (`properties/properties.cc`)
-   names mutants of the real core that the property must reject; the analysis runs each
-   property against each, and fails the gate if one passes or a property names none.
+5. **The test of the test.** Each row of the property table (in `properties/<concept>.cc`,
+   beside its body) names mutants of the real core that the property must reject; the
+   analysis runs each property against each, and fails the gate if one passes or a property
+   names none.
 6. **The gate.** Fails when the harness score is below {harness}% of the non-equivalent
    mutants, when `ctest -L properties` alone is below {properties}%, when the test of the test
    fails, or when an equivalent entry is stale; it names each survivor with its site, its
