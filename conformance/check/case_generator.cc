@@ -777,39 +777,31 @@ constexpr Choice<Sort> kSorts[] = {
 
 // A valid request's id: a number mostly; sometimes a string of non-ASCII
 // text, which the answer must echo as ASCII (escaped), or null.
-constexpr Choice<ordered_json (*)(std::int64_t)> kIdForms[] = {
-    {"a whole number", 96,
-     [](Dice&, const Context&) -> ordered_json (*)(std::int64_t) {
-       return [](std::int64_t id) { return ordered_json(id); };
-     }},
+struct IdForm {
+  std::string_view name;
+  double weight;
+  ordered_json (*make)(std::int64_t id);
+};
+const IdForm kIdForms[] = {
+    {"a whole number", 96, [](std::int64_t id) { return ordered_json(id); }},
     {"non-ASCII text", 3,
-     [](Dice&, const Context&) -> ordered_json (*)(std::int64_t) {
-       return [](std::int64_t id) {
-         return ordered_json("r\u00e9essai \u2713 " + std::to_string(id));
-       };
-     }},
-    {"null", 1,
-     [](Dice&, const Context&) -> ordered_json (*)(std::int64_t) {
-       return [](std::int64_t) { return ordered_json(); };
-     }},
+     [](std::int64_t id) { return ordered_json("r\u00e9essai \u2713 " + std::to_string(id)); }},
+    {"null", 1, [](std::int64_t) { return ordered_json(); }},
 };
 
 // A valid request's layout: compact mostly; sometimes with CRs, which are
 // JSON whitespace, not line ends (a reader that splits on CR answers one
 // request twice and falls out of step).
-constexpr Choice<std::string (*)(std::string)> kLayouts[] = {
-    {"compact", 96,
-     [](Dice&, const Context&) -> std::string (*)(std::string) {
-       return [](std::string line) { return line; };
-     }},
-    {"a CR before the line's end", 2,
-     [](Dice&, const Context&) -> std::string (*)(std::string) {
-       return [](std::string line) { return line + "\r"; };
-     }},
+struct Layout {
+  std::string_view name;
+  double weight;
+  std::string (*apply)(const std::string& line);
+};
+const Layout kLayouts[] = {
+    {"compact", 96, [](const std::string& line) { return line; }},
+    {"a CR before the line's end", 2, [](const std::string& line) { return line + "\r"; }},
     {"a CR and spaces inside the object", 2,
-     [](Dice&, const Context&) -> std::string (*)(std::string) {
-       return [](std::string line) { return line.insert(1, " \r\t "); };
-     }},
+     [](const std::string& line) { return std::string(line).insert(1, " \r\t "); }},
 };
 
 GeneratedCase generated(std::string line, std::string_view kind, std::string_view rule) {
@@ -891,9 +883,9 @@ GeneratedCase CaseGenerator::next(std::int64_t id) {
   for (;;) {
     const std::string_view op = choose<std::string_view>(d, kOps, c);
     ordered_json request = valid_request(d, profile_, id, op);
-    request["id"] = choose<ordered_json (*)(std::int64_t)>(d, kIdForms, c)(id);
-    const auto layout = choose<std::string (*)(std::string)>(d, kLayouts, c);
-    GeneratedCase valid = generated(layout(to_line(request)), op, {});
+    request["id"] = weighted<IdForm>(d, kIdForms).make(id);
+    const Layout& layout = weighted<Layout>(d, kLayouts);
+    GeneratedCase valid = generated(layout.apply(to_line(request)), op, {});
     if (profile_ == Profile::full) return valid;
     // A valid request's line is always a Request: only the core can refuse it.
     if (reference_agrees(std::get<Request>(valid.parsed))) return valid;
