@@ -106,16 +106,6 @@ std::optional<Answer> parse_answer(std::string_view line, std::string& why) {
     why = "holds a NUL byte at byte " + std::to_string(nul + 1);
     return std::nullopt;
   }
-  // An adapter is untrusted too. An answer nests one level deeper than the
-  // id it echoes, which nests at most kMaxDepth.
-  if (!nesting_within(line, kMaxDepth + 1)) {
-    why = "nests deeper than any answer can";
-    return std::nullopt;
-  }
-  // An adapter may write anything up to the line cap, and a tree of it
-  // costs tens of bytes a value (a 63 MB line of [{},{},...] took 2.1 GB).
-  // So the values are counted first, building nothing, and a line with more
-  // than any answer can hold is refused before a tree is made.
   // Answers are ASCII (conformance/README.md, Answers): a port that writes
   // UTF-8 is a port whose next reader may not take it.
   if (const auto wide = std::find_if(line.begin(), line.end(),
@@ -125,7 +115,18 @@ std::optional<Answer> parse_answer(std::string_view line, std::string& why) {
           " (answers escape it as \\uXXXX)";
     return std::nullopt;
   }
-  if (!strings_within(line, kMaxAnswerStringBytes)) {
+  // An adapter is untrusted, and may write anything up to the 64 MiB line
+  // cap. An answer nests one level deeper than the id it echoes, which
+  // nests at most kMaxDepth; its strings are bounded on the raw bytes; and
+  // since a tree costs tens of bytes a value (a 63 MB line of [{},{},...]
+  // took 2.1 GB), the values are counted first, building nothing, and a
+  // line with more than any answer can hold is refused before a tree is made.
+  const JsonTextShape shape = shape_of(line);
+  if (shape.depth > kMaxDepth + 1) {
+    why = "nests deeper than any answer can";
+    return std::nullopt;
+  }
+  if (shape.longest_string > kMaxAnswerStringBytes) {
     why = "holds a string of more than " + std::to_string(kMaxAnswerStringBytes) +
           " bytes, longer than any answer needs";
     return std::nullopt;

@@ -121,12 +121,15 @@ void append_json_string(std::string& out, std::string_view text) {
 
 namespace acemq::conformance {
 
-bool nesting_within(std::string_view text, int max_depth) {
+JsonTextShape shape_of(std::string_view text) {
+  JsonTextShape shape;
   int depth = 0;
   bool in_string = false;
   bool escaped = false;
+  std::size_t length = 0;
   for (const char c : text) {
     if (in_string) {
+      shape.longest_string = std::max(shape.longest_string, ++length);
       if (escaped) {
         escaped = false;
       } else if (c == '\\') {
@@ -136,35 +139,18 @@ bool nesting_within(std::string_view text, int max_depth) {
       }
     } else if (c == '"') {
       in_string = true;
+      length = 0;
     } else if (c == '[' || c == '{') {
-      if (++depth > max_depth) return false;
+      shape.depth = std::max(shape.depth, ++depth);
     } else if (c == ']' || c == '}') {
       --depth;
     }
   }
-  return true;
+  return shape;
 }
 
-bool strings_within(std::string_view text, std::size_t max_bytes) {
-  bool in_string = false;
-  bool escaped = false;
-  std::size_t length = 0;
-  for (const char c : text) {
-    if (!in_string) {
-      in_string = c == '"';
-      length = 0;
-      continue;
-    }
-    if (++length > max_bytes) return false;
-    if (escaped) {
-      escaped = false;
-    } else if (c == '\\') {
-      escaped = true;
-    } else if (c == '"') {
-      in_string = false;
-    }
-  }
-  return true;
+bool nesting_within(std::string_view text, int max_depth) {
+  return shape_of(text).depth <= max_depth;
 }
 
 namespace {

@@ -79,15 +79,19 @@ std::string to_line(const Json& value) {
   return out;
 }
 
-// Whether arrays and objects in JSON text nest at most `max_depth` deep,
-// counted on the raw bytes (strings skipped) before any parser sees them, so
-// no JSON walk (parse, copy, destroy, dump) recurses deeper.
-bool nesting_within(std::string_view text, int max_depth);
+// What raw JSON text holds, counted on its bytes before any parser sees
+// them: how deep arrays and objects nest (brackets in strings skipped), so
+// no JSON walk (parse, copy, destroy, dump) recurses deeper; and the longest
+// string literal as written, since a JSON reader accumulates a whole string
+// (and its growing copies) before it can say anything about it.
+struct JsonTextShape {
+  int depth = 0;
+  std::size_t longest_string = 0;  // bytes, the closing quote included
+};
+JsonTextShape shape_of(std::string_view text);
 
-// Whether every string literal in JSON text holds at most `max_bytes` bytes
-// as written, counted on the raw bytes before a parser sees them: a JSON
-// reader accumulates a whole string before it can say anything about it.
-bool strings_within(std::string_view text, std::size_t max_bytes);
+// Whether arrays and objects in JSON text nest at most `max_depth` deep.
+bool nesting_within(std::string_view text, int max_depth);
 
 // The text of a JSON object with the named top-level members left out and
 // every other member kept byte for byte (a vector line without its
