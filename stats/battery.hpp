@@ -32,6 +32,7 @@
 #include "stats/moments.hpp"
 #include "stats/range_check.hpp"
 #include "stats/repeats.hpp"
+#include "stats/resolution_bits.hpp"
 #include "stats/sign_runs.hpp"
 
 namespace acemq::stats {
@@ -62,9 +63,14 @@ struct BatteryConfig {
   double delay = 0.0;
   double factor = 0.0;
   int histogram_bits = kMinHistogramBits;
+  // The bits of resolution the source must have (resolution.hpp): the
+  // repeats test's null is a source of this many, which repeats by the
+  // birthday bound. The contract's 53, or less by `stats --min-bits`.
+  int min_bits = kContractBits;
 
   // For a cell of n samples: the bins histogram_bits_for(n) gives.
-  static BatteryConfig for_samples(double delay, double factor, std::uint64_t n);
+  static BatteryConfig for_samples(double delay, double factor, std::uint64_t n,
+                                   int min_bits = kContractBits);
   bool operator==(const BatteryConfig&) const = default;
 };
 
@@ -108,6 +114,7 @@ class Accumulator {
 
   BatteryState* state_ = nullptr;
   std::uint64_t segment_ = 0;
+  std::uint64_t in_segment_ = 0;  // draws of the open segment so far
   RepeatWindow window_;
 };
 
@@ -144,11 +151,18 @@ struct Analysis {
 // kMinimumSamples.
 Analysis analyze(const BatteryState& state);
 
-// Single tests, for the power checks that run one test many times.
+// Single tests, for the power checks that run one test many times and for
+// degenerate_test.cc, which drives each with data no source should make. None
+// throws, whatever the data: a statistic no law can take is p = 0.
 TestResult ks_test(const Histogram& histogram);
+TestResult chi_square_test(const Histogram& histogram);
 TestResult sign_test(const Histogram& histogram);
+TestResult mirror_test(const Histogram& histogram);
+TestResult mean_test(const Moments& moments);
+TestResult variance_test(const Moments& moments);
 TestResult runs_test(const SignRuns& runs);
 TestResult lag1_test(const Moments& moments);
+TestResult repeats_test(const RepeatCounts& counts, double factor, int min_bits = kContractBits);
 
 // The names of the tests whose p-value is below alpha, led by "range" when
 // the range check failed: an empty list is a pass.
@@ -156,9 +170,9 @@ std::vector<std::string> rejected_by(const Analysis& analysis, const RangeCheck&
                                      double alpha);
 
 // The Poisson mean that bounds the repeats count under the null, for windows
-// holding `pairs` = Σ C(w, 2) pairs of samples at jitter factor f (the
-// derivation is at its definition).
-double repeats_null_mean_bound(std::uint64_t pairs, double factor);
+// holding `pairs` = Σ C(w, 2) pairs of samples at jitter factor f, from a
+// source of `min_bits` bits (the derivation is at its definition).
+double repeats_null_mean_bound(std::uint64_t pairs, double factor, int min_bits = kContractBits);
 // Σ C(w, 2) for n samples cut into windows of kSegmentSamples.
 std::uint64_t window_pairs(std::uint64_t n);
 

@@ -32,7 +32,7 @@ TEST_P(GridCell, JitterIsUniformSymmetricAndIndependent) {
   const BatteryState state = run_slice(job, 0, job.info.segments(), accumulator);
   EXPECT_TRUE(state.range.ok()) << state.range.outside << " delays outside [" << state.range.lo
                                 << ", " << state.range.hi << "], first "
-                                << state.range.first_outside;
+                                << state.range.first_outside();
   const Analysis a = analyze(state);
   print_analysis(std::cout, a, state.range, alpha);
   for (const TestResult& t : a.tests) {

@@ -1,6 +1,7 @@
 #include "stats/known_bad.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -10,6 +11,7 @@
 #include "acemq/amqp/ruby_random.hpp"
 #include "acemq/model/contract.hpp"
 #include "stats/battery.hpp"
+#include "stats/resolution.hpp"
 
 namespace acemq::stats {
 namespace {
@@ -74,6 +76,66 @@ struct Cycle {
 
 constexpr std::size_t kCyclePeriod = 100'000;
 
+// System.Random as Mono (and the .NET Framework) implement it: Knuth's
+// subtractive generator, whose InternalSample() is an integer in
+// [0, 2^31 − 1), and NextDouble() = InternalSample() · (1/(2^31 − 1)): 31
+// bits, on no binary grid, so a grid test cannot see it, only spacing (and
+// its repeats, since its period is long but its values few).
+class KnuthSubtractive {
+ public:
+  explicit KnuthSubtractive(std::uint32_t seed) {
+    constexpr std::int64_t kSeed = 161803398;
+    // .NET takes |seed| here, and a seed above kSeed starts it from a
+    // negative word, out of the generator's range; the seeds Mono's clock
+    // gives are below it, and so are these.
+    std::int64_t mj = kSeed - (seed % kSeed);
+    state_[55] = mj;
+    std::int64_t mk = 1;
+    for (std::size_t i = 1; i < 55; ++i) {
+      const std::size_t ii = (21 * i) % 55;
+      state_[ii] = mk;
+      mk = mj - mk;
+      if (mk < 0) mk += kBig;
+      mj = state_[ii];
+    }
+    for (int k = 1; k < 5; ++k) {
+      for (std::size_t i = 1; i < 56; ++i) {
+        state_[i] -= state_[1 + (i + 30) % 55];
+        if (state_[i] < 0) state_[i] += kBig;
+      }
+    }
+  }
+  double operator()() {
+    if (++next_ >= 56) next_ = 1;
+    if (++nextp_ >= 56) nextp_ = 1;
+    std::int64_t sample = state_[next_] - state_[nextp_];
+    if (sample == kBig) --sample;
+    if (sample < 0) sample += kBig;
+    state_[next_] = sample;
+    return static_cast<double>(sample) * (1.0 / static_cast<double>(kBig));
+  }
+
+ private:
+  static constexpr std::int64_t kBig = 2147483647;  // Int32.MaxValue, 2^31 − 1
+  std::array<std::int64_t, 56> state_{};
+  std::size_t next_ = 0;
+  std::size_t nextp_ = 21;
+};
+
+// xorshift32 with shifts (13, 17, 5), divided by 2^32: it visits every
+// nonzero 32-bit state once a period, so it never repeats within 2^32 − 1
+// calls, and the repeats test cannot see its 32 bits; the resolution test's
+// binary grid does, exactly.
+struct Xorshift32 {
+  std::uint32_t x;
+  double operator()() {
+    x ^= x << 13U;
+    x ^= x >> 17U;
+    x ^= x << 5U;
+    return static_cast<double>(x) * 0x1.0p-32;
+  }
+};
+
 // The formula doubles are the model's jitter, d·jitter_scale(f, r), with one
 // change each. The scale takes any r, so a double that folds the draw may
 // reach r = 1, which the port's own checks (model::jittered) would refuse.
@@ -134,19 +196,33 @@ std::vector<KnownBad> known_bad() {
                        }));
   all.push_back(source("low_bits_32",
                        "32-bit draws, engine() / 2^32: one call of a 32-bit generator, not two",
-                       {kRepeats}, [](std::uint32_t seed) {
+                       {kRepeats, kResolution}, [](std::uint32_t seed) {
                          return [engine = std::mt19937(seed)]() mutable {
                            return static_cast<double>(engine()) * 0x1.0p-32;
                          };
                        }));
   all.push_back(source("low_bits_24", "24-bit draws, a float: uniform_real_distribution<float>",
-                       {kRepeats}, [](std::uint32_t seed) {
+                       {kRepeats, kResolution}, [](std::uint32_t seed) {
                          return [engine = std::mt19937(seed)]() mutable {
                            return static_cast<double>(static_cast<float>(engine() >> 8U) *
                                                       0x1.0p-24F);
                          };
                        }));
+  all.push_back(source("mono_31",
+                       "31-bit draws on no binary grid: i·(1/(2^31 − 1)), Mono's "
+                       "System.Random.NextDouble (Knuth's subtractive generator)",
+                       {kRepeats, kResolution},
+                       [](std::uint32_t seed) { return KnuthSubtractive(seed); }));
+  all.push_back(source("xorshift_32",
+                       "a full-period 32-bit generator, xorshift32(13, 17, 5) / 2^32: never "
+                       "repeats in 2^32 − 1 calls",
+                       {kResolution}, [](std::uint32_t seed) { return Xorshift32{seed | 1U}; }));
   return all;
+}
+
+bool battery_sees(const KnownBad& bad) {
+  return std::any_of(bad.caught_by.begin(), bad.caught_by.end(),
+                     [](const std::string& test) { return test != kResolution; });
 }
 
 }  // namespace acemq::stats

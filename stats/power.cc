@@ -11,6 +11,7 @@
 
 #include "stats/battery.hpp"
 #include "stats/kolmogorov.hpp"
+#include "stats/resolution.hpp"
 #include "stats/runs.hpp"
 
 namespace acemq::stats {
@@ -34,7 +35,7 @@ double normal_upper_quantile(double p) {
   return boost::math::quantile(boost::math::complement(boost::math::normal(), p));
 }
 
-std::vector<PowerRow> power_table(std::uint64_t n, double alpha, double factor) {
+std::vector<PowerRow> power_table(std::uint64_t n, double alpha, double factor, int min_bits) {
   const double root_n = std::sqrt(static_cast<double>(n));
   // One-sided: an alternative that pushes the statistic one way.
   const double z_power = normal_upper_quantile(1.0 - kPower);
@@ -81,11 +82,14 @@ std::vector<PowerRow> power_table(std::uint64_t n, double alpha, double factor) 
   add(kLag1, (z_two_sided + z_power) / root_n, "|lag-1 autocorrelation of u|");
 
   // The critical count c, then the Poisson mean of repeats that reaches c
-  // with probability 0.999, as a source's bit count: a b-bit source repeats
-  // about pairs·2^-b times, pairs = Σ C(w, 2) over the windows. A cycle of
-  // period P < w repeats w − P times in each window of w.
+  // with probability 0.999, as a source's bit count: a b-bit source that
+  // draws its values at random (so repeats them by the birthday bound)
+  // repeats about pairs·2^-b times, pairs = Σ C(w, 2) over the windows. A
+  // cycle of period P < w repeats w − P times in each window of w. A
+  // full-period generator repeats nothing at any bit count: that is the
+  // resolution test's (resolution_power_row).
   const std::uint64_t pairs = window_pairs(n);
-  const double null_mean = repeats_null_mean_bound(pairs, factor);
+  const double null_mean = repeats_null_mean_bound(pairs, factor, min_bits);
   double c = 0.0;
   while (poisson_at_least(null_mean, c) > alpha) c += 1.0;
   double lo = 0.0;
@@ -98,10 +102,19 @@ std::vector<PowerRow> power_table(std::uint64_t n, double alpha, double factor) 
   const double window = std::min<double>(static_cast<double>(n), kSegmentSamples);
   const double longest_cycle = window - std::ceil(c / windows);
   rows.push_back(PowerRow{kRepeats, alpha, n, std::log2(static_cast<double>(pairs) / hi),
-                          "bits of resolution (a source with fewer is caught), or a cycle "
-                          "shorter than " +
+                          "bits of a source that repeats its values at random (one with fewer "
+                          "is caught), or a cycle shorter than " +
                               std::to_string(static_cast<long long>(longest_cycle)) + " draws"});
   return rows;
+}
+
+PowerRow resolution_power_row(std::uint64_t n, double alpha, int min_bits) {
+  const int t = spacing_threshold_bits(n, min_bits, alpha);
+  return PowerRow{kResolution, alpha, n, static_cast<double>(t),
+                  "bits of resolution: below " + std::to_string(min_bits) +
+                      " on a binary grid is caught at any n (exact), on any other grid " +
+                      std::to_string(t) + " or fewer (certain), from " + std::to_string(n) +
+                      " draws of the exact cell"};
 }
 
 std::string markdown_cell(const std::string& text) {
@@ -114,6 +127,7 @@ std::string markdown_cell(const std::string& text) {
 }
 
 double conservative(const PowerRow& row) {
+  if (row.test == kResolution) return row.smallest;  // a whole number of bits
   if (row.test == kRepeats) return std::floor(row.smallest * 10.0) / 10.0;
   const double scale = std::pow(10.0, std::floor(std::log10(row.smallest)) - 2.0);
   return std::ceil(row.smallest / scale) * scale;

@@ -26,8 +26,15 @@ struct PowerRow {
 
 // The rows for a run of n samples per cell, each test at level alpha.
 // `factor` is the jitter factor whose rounding allowance the repeats test
-// uses (the smallest, 0.05, is the least powerful).
-std::vector<PowerRow> power_table(std::uint64_t n, double alpha, double factor = 0.05);
+// uses (the smallest, 0.05, is the least powerful); `min_bits` the source's
+// floor, whose birthday repeats are the repeats test's null.
+std::vector<PowerRow> power_table(std::uint64_t n, double alpha, double factor = 0.05,
+                                  int min_bits = 53);
+
+// The resolution test's row (resolution.hpp) for n draws of the exact cell:
+// a source below `min_bits` on a binary grid is caught at any n, and on any
+// grid one of the row's figure in bits or fewer.
+PowerRow resolution_power_row(std::uint64_t n, double alpha, int min_bits = 53);
 
 // The figure a table prints: deviations rounded up to three digits and bit
 // counts down to one decimal, so the printed figure is still detected with

@@ -8,8 +8,8 @@
 namespace acemq::stats {
 
 Progress::Progress(std::ostream& out, std::size_t cells, std::uint64_t samples,
-                   double interval_seconds)
-    : out_(out), cells_(cells), samples_(samples), interval_(interval_seconds) {}
+                   double interval_seconds, Lines lines)
+    : out_(out), cells_(cells), samples_(samples), interval_(interval_seconds), lines_(lines) {}
 
 double Progress::elapsed_seconds() const {
   return std::chrono::duration<double>(Clock::now() - start_).count();
@@ -27,8 +27,15 @@ void Progress::add_samples(std::uint64_t count) {
 void Progress::cell_done(const std::string& what) {
   const std::lock_guard<std::mutex> lock(mutex_);
   ++cells_done_;
+  if (lines_ != Lines::every_cell) return;
   last_print_ = Clock::now();
   out_ << status_locked() << "  " << what << "\n" << std::flush;
+}
+
+void Progress::finish(const std::string& what) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  last_print_ = Clock::now();
+  out_ << status_locked() << (what.empty() ? "" : "  ") << what << "\n" << std::flush;
 }
 
 std::string Progress::status() const {

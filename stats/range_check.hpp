@@ -15,7 +15,10 @@
 // (f = 0.5 does), so a strict upper bound would reject the contract itself.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -50,34 +53,47 @@ inline double u_rounding_bound(double factor) { return 8.0 * 0x1.0p-52 / factor;
 inline double smaller(double a, double b) { return (b < a || (b == a && std::signbit(b))) ? b : a; }
 inline double larger(double a, double b) { return (b > a || (b == a && !std::signbit(b))) ? b : a; }
 
-// Which jittered delays fell outside [lo, hi] (NaN counts as outside), and
-// the extremes. Mergeable: the first outside is the one of the lowest
-// segment, so the merged check names the same delay however the segments
+// Which jittered delays fell outside [lo, hi] (NaN counts as outside), the
+// extremes, and the first kShownOutside of them with their place in the
+// cell's call order, so that a report can show the values themselves, not
+// only their count. Mergeable: the shown ones are those of the lowest
+// places, so the merged check shows the same delays however the segments
 // were spread over threads and machines.
+inline constexpr std::size_t kShownOutside = 4;
+
 struct RangeCheck {
+  struct Outside {
+    std::uint64_t draw = kNoDraw;  // the place in the cell's call order, from 0
+    double value = std::numeric_limits<double>::quiet_NaN();
+  };
+  static constexpr std::uint64_t kNoDraw = ~std::uint64_t{0};
+
   double lo = 0.0;
   double hi = 0.0;
   std::uint64_t outside = 0;
   double min = std::numeric_limits<double>::infinity();
   double max = -std::numeric_limits<double>::infinity();
-  double first_outside = std::numeric_limits<double>::quiet_NaN();
-  std::uint64_t first_outside_segment = kNoSegment;
-
-  static constexpr std::uint64_t kNoSegment = ~std::uint64_t{0};
+  // The first min(outside, kShownOutside) delays outside, by draw; the rest
+  // hold kNoDraw.
+  std::array<Outside, kShownOutside> shown{};
 
   RangeCheck() = default;
   RangeCheck(double delay, double factor)
       : lo(jitter_lower_bound(delay, factor)), hi(jitter_upper_bound(delay, factor)) {}
 
   bool ok() const { return outside == 0; }
+  std::size_t shown_count() const {
+    return static_cast<std::size_t>(std::min<std::uint64_t>(outside, kShownOutside));
+  }
+  // The earliest delay outside, NaN when there is none.
+  double first_outside() const { return shown[0].value; }
 
-  void add(double j, std::uint64_t segment) {
+  // `draw` is the delay's place in the cell's call order.
+  void add(double j, std::uint64_t draw) {
     // Written so that NaN counts as outside.
     if (!(j >= lo && j <= hi)) {
-      if (outside++ == 0 || segment < first_outside_segment) {
-        first_outside = j;
-        first_outside_segment = segment;
-      }
+      ++outside;
+      show(Outside{draw, j});
     }
     min = smaller(min, j);
     max = larger(max, j);
@@ -85,12 +101,19 @@ struct RangeCheck {
 
   void merge(const RangeCheck& other) {
     outside += other.outside;
-    if (other.first_outside_segment < first_outside_segment) {
-      first_outside = other.first_outside;
-      first_outside_segment = other.first_outside_segment;
+    for (const Outside& o : other.shown) {
+      if (o.draw != kNoDraw) show(o);
     }
     min = smaller(min, other.min);
     max = larger(max, other.max);
+  }
+
+ private:
+  // Keeps `shown` sorted by draw, the earliest kShownOutside.
+  void show(Outside o) {
+    for (Outside& slot : shown) {
+      if (o.draw < slot.draw) std::swap(o, slot);
+    }
   }
 };
 

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include "stats/battery.hpp"
 #include "stats/grid.hpp"
 #include "stats/range_check.hpp"
+#include "stats/runs.hpp"
 
 namespace acemq::stats {
 namespace {
@@ -62,7 +64,35 @@ TEST(Range, TheBatteryCountsEverythingOutsideIncludingNaN) {
   accumulator.add_jittered(values);
   accumulator.end();
   EXPECT_EQ(state.range.outside, 3U);
-  EXPECT_EQ(bits_of(state.range.first_outside), bits_of(std::nextafter(d * 0.8, 0.0)));
+  EXPECT_EQ(bits_of(state.range.first_outside()), bits_of(std::nextafter(d * 0.8, 0.0)));
+  // Each shown with its place in the call order, so a report can say which.
+  ASSERT_EQ(state.range.shown_count(), 3U);
+  EXPECT_EQ(state.range.shown[0].draw, 2U);
+  EXPECT_EQ(state.range.shown[1].draw, 3U);
+  EXPECT_EQ(bits_of(state.range.shown[1].value), bits_of(std::nextafter(d * 1.2, 3.0)));
+  EXPECT_EQ(state.range.shown[2].draw, 4U);
+  EXPECT_TRUE(std::isnan(state.range.shown[2].value));
+}
+
+TEST(Range, TheShownDelaysAreTheFirstByPlaceAcrossSegmentsAndChunks) {
+  // Segment 1 begins at draw kSegmentSamples; its values come in two chunks.
+  BatteryState state(BatteryConfig{2.0, 0.2, kMinHistogramBits});
+  Accumulator accumulator;
+  accumulator.begin(state, 1);
+  const std::vector<double> first = {2.0, 9.0, 2.0};
+  const std::vector<double> second = {8.0, 7.0, 6.0, 5.0};
+  accumulator.add_jittered(first);
+  accumulator.add_jittered(second);
+  accumulator.end();
+  EXPECT_EQ(state.range.outside, 5U);
+  ASSERT_EQ(state.range.shown_count(), kShownOutside);
+  const std::uint64_t base = kSegmentSamples;
+  const std::pair<std::uint64_t, double> expected[] = {
+      {base + 1, 9.0}, {base + 3, 8.0}, {base + 4, 7.0}, {base + 5, 6.0}};
+  for (std::size_t i = 0; i < kShownOutside; ++i) {
+    EXPECT_EQ(state.range.shown[i].draw, expected[i].first) << i;
+    EXPECT_EQ(bits_of(state.range.shown[i].value), bits_of(expected[i].second)) << i;
+  }
 }
 
 TEST(Range, TheFirstOutsideIsTheEarliestSegmentsWhateverTheMergeOrder) {
@@ -74,9 +104,11 @@ TEST(Range, TheFirstOutsideIsTheEarliestSegmentsWhateverTheMergeOrder) {
   a.merge(early);
   RangeCheck b = early;
   b.merge(late);
-  EXPECT_EQ(bits_of(a.first_outside), bits_of(5.0));
-  EXPECT_EQ(bits_of(b.first_outside), bits_of(5.0));
+  EXPECT_EQ(bits_of(a.first_outside()), bits_of(5.0));
+  EXPECT_EQ(bits_of(b.first_outside()), bits_of(5.0));
   EXPECT_EQ(a.outside, 2U);
+  EXPECT_EQ(a.shown[1].draw, 9U);
+  EXPECT_EQ(b.shown[1].draw, 9U);
 }
 
 TEST(Range, RoundingOfUStaysWithinTheStatedBound) {

@@ -38,6 +38,15 @@ nlohmann::json number(double x) {
   return shortest(x);
 }
 
+// The first delays outside, exact, each with its place in the cell's calls.
+nlohmann::json shown_outside_json(const RangeCheck& range) {
+  nlohmann::json shown = nlohmann::json::array();
+  for (std::size_t i = 0; i < range.shown_count(); ++i) {
+    shown.push_back({{"draw", range.shown[i].draw}, {"delay", shortest(range.shown[i].value)}});
+  }
+  return shown;
+}
+
 nlohmann::json outcome_json(const Outcome& o, bool seeded) {
   nlohmann::json tests = nlohmann::json::array();
   for (std::size_t i = 0; i < o.analysis.tests.size(); ++i) {
@@ -61,7 +70,7 @@ nlohmann::json outcome_json(const Outcome& o, bool seeded) {
             {"min", shortest(o.range.min)},
             {"max", shortest(o.range.max)},
             {"outside", o.range.outside},
-            {"first_outside", shortest(o.range.first_outside)},
+            {"first_outside", shown_outside_json(o.range)},
             {"ok", o.range.ok()}}},
           {"ks_d", number(o.analysis.picture.ks_d)},
           {"tests", tests},
@@ -69,6 +78,77 @@ nlohmann::json outcome_json(const Outcome& o, bool seeded) {
           {"seconds", o.seconds},
           {"ecdf_svg", o.ecdf_svg},
           {"histogram_svg", o.histogram_svg}};
+}
+
+nlohmann::json resolution_json(const ResolutionOutcome& o) {
+  const ResolutionResult& r = o.result;
+  const ResolutionState& s = o.state;
+  return {{"verdict", o.verdict},
+          {"rejected", o.rejected},
+          {"estimate", r.estimate},
+          {"bits", number(r.bits)},
+          {"exact", r.exact},
+          {"min_bits", r.min_bits},
+          {"contract_bits", kContractBits},
+          {"dyadic_bits", r.dyadic_bits},
+          {"n", s.n()},
+          {"measured", r.measured},
+          {"windows", s.windows},
+          {"threshold_bits", r.threshold_bits},
+          {"gaps_below_threshold", r.gaps_below},
+          {"contract_threshold_bits", r.contract_threshold_bits},
+          {"gaps_below_contract_threshold", r.gaps_below_contract},
+          {"distinct_pairs", s.distinct_pairs},
+          {"smallest_gap", shortest(r.smallest_gap)},
+          {"p_value", number(r.p_value)},
+          {"contract_p_value", number(r.contract_p_value)},
+          {"range",
+           {{"lo", shortest(s.range.lo)},
+            {"hi", shortest(s.range.hi)},
+            {"outside", s.range.outside},
+            {"first_outside", shown_outside_json(s.range)},
+            {"ok", s.range.ok()}}},
+          {"seconds", o.seconds}};
+}
+
+std::string resolution_markdown(const ResolutionOutcome& o) {
+  const ResolutionResult& r = o.result;
+  const ResolutionState& s = o.state;
+  std::string md = "## Resolution of the source\n\n**" + std::string(o.rejected ? "FAIL" : "pass") +
+                   "**: " + o.verdict + ".\n\n";
+  md +=
+      "The contract's rule (docs/contract.md §5): a port's default source gives draws of at "
+      "least " +
+      std::to_string(kContractBits) + " bits. " + std::to_string(s.n()) +
+      " draws of the exact cell (delay 1, jitter factor 1, where the delay is 2r bit for bit), " +
+      std::to_string(s.windows) + " window(s):\n\n";
+  md += "- Estimate: " + r.estimate + ".\n";
+  md += "- Binary grid: every draw a multiple of 2^-" + std::to_string(r.dyadic_bits) +
+        (r.dyadic_bits > kContractBits ? " (finer than the contract's 2^-53: on no binary grid)"
+                                       : "") +
+        "; a source of " + std::to_string(r.min_bits) + " bits or more on a binary grid shows " +
+        std::to_string(r.min_bits) + " or more.\n";
+  const auto spacing = [&](int t, std::uint64_t gaps, int bits) {
+    if (t <= 0) return "- Spacing at " + std::to_string(bits) + " bits: no threshold at this n.\n";
+    return "- Spacing at " + std::to_string(bits) + " bits: " + std::to_string(gaps) +
+           " adjacent distinct draws closer than 2^-" + std::to_string(t) + " (a source of " +
+           std::to_string(bits) + " bits puts none there with probability at most " +
+           p_text(null_zero_gap_bound(s.distinct_pairs, t, bits)) + ").\n";
+  };
+  md += spacing(r.threshold_bits, r.gaps_below, r.min_bits);
+  if (r.min_bits != kContractBits) {
+    md += spacing(r.contract_threshold_bits, r.gaps_below_contract, kContractBits);
+  }
+  md += "- Smallest nonzero gap: 2^" +
+        (std::isfinite(r.smallest_gap) ? shortest(std::round(std::log2(r.smallest_gap) * 10) / 10)
+                                       : std::string("-inf")) +
+        ". p-value " + p_text(r.p_value) + " at " + std::to_string(r.min_bits) + " bits" +
+        (r.min_bits != kContractBits ? ", " + p_text(r.contract_p_value) + " at the contract's " +
+                                           std::to_string(kContractBits)
+                                     : std::string()) +
+        ".\n";
+  md += "- Range of the exact cell's delays: " + markdown_cell(outside_text(s.range)) + ".\n\n";
+  return md;
 }
 
 // The smallest p-value and its test, for the summary's one-line view.
@@ -148,6 +228,7 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
       {"known_bad", nlohmann::json::array()}};
   for (const Outcome& o : run.cells) json["cells"].push_back(outcome_json(o, seeded));
   for (const Outcome& o : run.known_bad) json["known_bad"].push_back(outcome_json(o, seeded));
+  if (run.resolution) json["resolution"] = resolution_json(*run.resolution);
   write_file(dir / "results.json", json.dump(2) + "\n");
 
   const std::size_t failing = static_cast<std::size_t>(std::count_if(
@@ -159,6 +240,7 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
   md += std::string("**") + (run.passed() ? "PASS" : "FAIL") +
         "**: " + std::to_string(run.cells.size() - failing) + " of " +
         std::to_string(run.cells.size()) + " cells pass";
+  if (run.resolution) md += "; " + run.resolution->verdict;
   if (!run.known_bad.empty()) {
     const auto caught = std::count_if(run.known_bad.begin(), run.known_bad.end(),
                                       [](const Outcome& o) { return o.failed(); });
@@ -193,6 +275,7 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
       "u = (jittered / d − 1) / f must be Uniform[−1, 1) and independent; every picture "
       "plots u. The ECDF picture's lower panel shows ECDF − CDF against the KS band; the "
       "histogram's lower panel shows each bin's standardized residual.\n\n";
+  if (run.resolution) md += resolution_markdown(*run.resolution);
   md += "## Power at this n\n\nEach test detects the deviation below with probability " +
         p_text(kPower) + " at its alpha:\n\n" + power_table_markdown(run.power) + "\n";
   md +=
@@ -200,9 +283,8 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
       "| --- | --- | --- | --- | --- | --- |\n";
   for (const Outcome& o : run.cells) {
     md += "| " + o.job.name + " | " + shortest(o.job.delay) + " | " +
-          (o.range.ok() ? "ok" : std::to_string(o.range.outside) + " outside") + " | " +
-          weakest(o) + " | " + rejected_list(o) + " | [ECDF](" + o.ecdf_svg + ") [histogram](" +
-          o.histogram_svg + ") |\n";
+          markdown_cell(outside_text(o.range)) + " | " + weakest(o) + " | " + rejected_list(o) +
+          " | [ECDF](" + o.ecdf_svg + ") [histogram](" + o.histogram_svg + ") |\n";
   }
   if (!run.known_bad.empty()) {
     md +=

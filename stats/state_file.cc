@@ -9,7 +9,7 @@
 namespace acemq::stats {
 namespace {
 
-constexpr char kMagic[] = "acemq-retry stats state v1\n";
+constexpr char kMagic[] = "acemq-retry stats state v2\n";
 constexpr std::uint64_t kRecordTag = 1;
 constexpr std::uint64_t kFooterTag = 0;
 
@@ -162,6 +162,7 @@ void config_fields(Io& io, Config& c) {
   io(c.delay);
   io(c.factor);
   io(c.histogram_bits);
+  io(c.min_bits);
 }
 
 template <class Io, class Range, class Counts, class Sums, class Runs, class Repeats>
@@ -171,8 +172,10 @@ void state_fields(Io& io, Range& r, Counts& counts, Sums& m, Runs& runs, Repeats
   io(r.outside);
   io(r.min);
   io(r.max);
-  io(r.first_outside);
-  io(r.first_outside_segment);
+  for (auto& shown : r.shown) {
+    io(shown.draw);
+    io(shown.value);
+  }
   io(counts);
   io(m.n);
   io(m.segments);

@@ -8,11 +8,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "stats/battery.hpp"
 #include "stats/power.hpp"
+#include "stats/resolution.hpp"
 #include "stats/runner.hpp"
 
 namespace acemq::stats {
@@ -35,6 +37,21 @@ struct Outcome {
   std::string one_line() const;
 };
 
+// The resolution test of a port's source (resolution.hpp), one test of the
+// run's family.
+struct ResolutionOutcome {
+  ResolutionState state;
+  ResolutionResult result;
+  bool rejected = false;  // by Holm with the cells' tests, or a delay out of range
+  std::string verdict;    // resolution_verdict(), or what was out of range
+  double seconds = 0.0;
+};
+
+// "5 outside [2, 3]: 7.5 (draw 0), NaN (draw 3), ...": the count and the
+// first kShownOutside delays, exact (shortest round trip), with their place
+// in the cell's calls; "ok" when none is outside.
+std::string outside_text(const RangeCheck& range);
+
 struct RunReport {
   std::uint64_t seed = 0;
   // Non-empty for draws that no seed reaches (a port's own default source,
@@ -51,14 +68,18 @@ struct RunReport {
   std::vector<Outcome> cells;
   std::vector<Outcome> known_bad;  // each must fail; not in the family
   std::vector<PowerRow> power;     // at n and the per-test alpha
+  // The port's source's resolution, when the run measured it (stats --impl).
+  std::optional<ResolutionOutcome> resolution;
 
-  bool passed() const;  // every cell passes, every double fails
+  bool passed() const;  // every cell passes, every double fails, the resolution is met
 };
 
 // The battery on one job's merged state.
 Outcome outcome_of(const JobInfo& job, const BatteryState& state, double seconds);
 
-// Holm over the cells, the Bonferroni share for each double.
-RunReport judge(std::vector<Outcome> outcomes, std::size_t family_size);
+// Holm over the cells (and the resolution test, when given: one more test of
+// the family), the Bonferroni share for each double.
+RunReport judge(std::vector<Outcome> outcomes, std::size_t family_size,
+                std::optional<ResolutionOutcome> resolution = std::nullopt);
 
 }  // namespace acemq::stats

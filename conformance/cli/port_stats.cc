@@ -1,16 +1,24 @@
 #include "conformance/cli/port_stats.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "conformance/process/adapter_process.hpp"
-#include "conformance/protocol/answer.hpp"
 #include "conformance/protocol/limits.hpp"
 #include "conformance/protocol/wire.hpp"
 #include "stats/battery.hpp"
@@ -19,6 +27,7 @@
 #include "stats/power.hpp"
 #include "stats/progress.hpp"
 #include "stats/report.hpp"
+#include "stats/resolution.hpp"
 #include "stats/runner.hpp"
 #include "stats/runs.hpp"
 #include "stats/verdict.hpp"
@@ -30,12 +39,32 @@ namespace stats = acemq::stats;
 
 constexpr int kFailedToTest = 2;
 
-// A cell's sample request up to its count: the cell's policy, and its delay
-// (the jittered path) or its attempt (next_delay, whose unjittered delay is
-// the same d; `check` proves the port computes it as the core does).
-std::string request_prefix(const stats::Cell& cell) {
-  const stats::Backoff b = cell.backoff();
-  const amqp::RetryPolicy::Options& o = b.options;
+// At most kEchoBytes of an adapter's words, control bytes escaped, and how
+// much there was when it was clipped.
+std::string clip(std::string_view text) {
+  std::string out;
+  for (const char c : text.substr(0, kEchoBytes)) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  if (text.size() > kEchoBytes) {
+    out += "... (" + std::to_string(text.size()) + " bytes, clipped to " +
+           std::to_string(kEchoBytes) + ")";
+  }
+  return out;
+}
+
+// A sample request up to its count: a policy, and a delay (the jittered
+// path) or an attempt (next_delay, whose unjittered delay is the same d;
+// `check` proves the port computes it as the core does).
+std::string request_prefix(const amqp::RetryPolicy::Options& o, bool jittered, double delay,
+                           std::int64_t attempt) {
   std::string out = R"(,"op":"sample","policy":{"max_attempts":)";
   out += std::to_string(o.max_attempts);
   out += R"(,"initial_delay":)";
@@ -47,19 +76,37 @@ std::string request_prefix(const stats::Cell& cell) {
   out += R"(,"jitter_factor":)";
   append_number(out, o.jitter_factor);
   out += "},";
-  if (cell.path == stats::Path::jittered) {
+  if (jittered) {
     out += R"("delay":)";
-    append_number(out, cell.delay_seconds());
+    append_number(out, delay);
   } else {
-    out += R"("attempt":)" + std::to_string(b.attempt);
+    out += R"("attempt":)" + std::to_string(attempt);
   }
   out += R"(,"count":)";
   return out;
 }
 
-// Every draw of the run, in the order the adapter makes them: cell by cell,
-// each cell's n in chunks of kMaxSampleCount. A chunk never straddles a
-// repeats window (kSegmentSamples is a whole number of chunks).
+std::string request_prefix(const stats::Cell& cell) {
+  const stats::Backoff b = cell.backoff();
+  return request_prefix(b.options, cell.path == stats::Path::jittered, cell.delay_seconds(),
+                        b.attempt);
+}
+
+// The exact cell (stats/resolution.hpp): jittered(1) at jitter factor 1,
+// whose delay is 2r bit for bit, so the draws themselves come back.
+std::string exact_cell_prefix() {
+  const amqp::RetryPolicy::Options o{.max_attempts = 2,
+                                     .initial_delay = amqp::Seconds{stats::kExactDelay},
+                                     .multiplier = 1.0,
+                                     .max_delay = amqp::Seconds{0.0},
+                                     .jitter_factor = stats::kExactFactor};
+  return request_prefix(o, true, stats::kExactDelay, 1);
+}
+constexpr const char* kExactCellName = "jittered/port/f1/exact (delay 1: the draws themselves)";
+
+// Every draw of the run, in the order the adapter makes them: cell by cell
+// (the exact cell first), each cell's n in chunks of kMaxSampleCount. A chunk
+// never straddles a window (kSegmentSamples is a whole number of chunks).
 static_assert(stats::kSegmentSamples % static_cast<std::uint64_t>(kMaxSampleCount) == 0);
 struct ChunkPlan {
   std::vector<std::string> prefixes;  // one a cell
@@ -78,6 +125,280 @@ struct ChunkPlan {
     return "{\"id\":" + std::to_string(k + 1) + prefixes[k / chunks_per_cell()] +
            std::to_string(size(k)) + "}";
   }
+};
+
+// Reads an answer that the fast path did not, in one pass over the line's
+// bytes, into `out`, with no JSON tree and no copy of any string: an answer
+// can be 64 MiB of `[{},{},...]` (a tree of gigabytes) or one 63 MB error
+// string (which a parser's token buffer would copy, twice while it grows).
+// It checks the JSON grammar (RFC 8259) as it goes, keeps what the messages
+// need (the id, ok, the error, the result's count, its first null or
+// non-number) as views of the line, clipped when echoed, and stops at the
+// first thing that makes the answer unusable.
+class AnswerReader {
+ public:
+  AnswerReader(std::int64_t id, std::span<double> out) : id_(id), out_(out) {}
+
+  // Empty when the line is a usable answer of out.size() draws (now in
+  // out); otherwise what is wrong, in words for "the adapter <what>".
+  std::string read(std::string_view line) {
+    text_ = line;
+    if (const std::size_t nul = line.find('\0'); nul != std::string_view::npos) {
+      return not_answer("holds a NUL byte at byte " + std::to_string(nul + 1));
+    }
+    // An answer nests one level deeper than the id it echoes, which nests at
+    // most kMaxDepth; this bounds the recursion below.
+    if (!nesting_within(line, kMaxDepth + 1)) return not_answer("nests deeper than any answer can");
+    skip_space();
+    if (at_ >= text_.size()) return not_answer("not JSON, at byte " + std::to_string(at_ + 1));
+    if (text_[at_] != '{') return not_answer("not a JSON object");
+    if (!top_level()) return stop_.empty() ? not_answer("not JSON") : stop_;
+    skip_space();
+    if (at_ != text_.size()) return not_answer("not JSON, at byte " + std::to_string(at_ + 1));
+    if (!has_id_) return not_answer("no \"id\"");
+    if (!ok_) return not_answer("no boolean \"ok\"");
+    if (!id_matches_) {
+      return "answered id " + clip(id_text_) + " to a request with id " + std::to_string(id_);
+    }
+    if (!*ok_) {
+      if (!error_) return not_answer("\"ok\": false without a string \"error\"");
+      return "answered with an error (does it implement the sample op?): " + clip(*error_);
+    }
+    if (!result_) return not_answer("\"ok\": true without \"result\"");
+    if (*result_ == '{') return not_answer("result is an object, not a number, null or array");
+    if (*result_ != '[') return "answered a single value to a request for " + count_text();
+    if (items_ != out_.size()) {
+      return "answered " +
+             (items_ == 1 ? std::string("1 draw") : std::to_string(items_) + " draws") +
+             " to a request for " + count_text();
+    }
+    if (first_null_) {
+      // A give-up here is wrong arithmetic, which `check` is for; this can
+      // only say the answer is unusable.
+      return "answered null (give up) at draw " + std::to_string(*first_null_) +
+             ", on a call that must be jittered";
+    }
+    return "";
+  }
+
+ private:
+  std::string not_answer(const std::string& why) const {
+    return "wrote a line that is not a protocol answer (" + why + ")";
+  }
+  std::string count_text() const { return std::to_string(out_.size()); }
+  bool fail(std::string why) {
+    if (stop_.empty()) stop_ = std::move(why);
+    return false;
+  }
+  bool syntax() { return fail(not_answer("not JSON, at byte " + std::to_string(at_ + 1))); }
+
+  void skip_space() {
+    while (at_ < text_.size() &&
+           (text_[at_] == ' ' || text_[at_] == '\t' || text_[at_] == '\n' || text_[at_] == '\r')) {
+      ++at_;
+    }
+  }
+  bool next_is(char c) {
+    skip_space();
+    if (at_ < text_.size() && text_[at_] == c) {
+      ++at_;
+      return true;
+    }
+    return false;
+  }
+
+  // A string at at_ (its opening quote); `inside` is its text, escapes as
+  // written.
+  bool string(std::string_view& inside) {
+    if (at_ >= text_.size() || text_[at_] != '"') return syntax();
+    const std::size_t begin = ++at_;
+    while (at_ < text_.size()) {
+      const auto c = static_cast<unsigned char>(text_[at_]);
+      if (c == '"') {
+        inside = text_.substr(begin, at_ - begin);
+        ++at_;
+        return true;
+      }
+      if (c < 0x20) return syntax();
+      if (c == '\\') {
+        if (++at_ >= text_.size()) return syntax();
+        const char e = text_[at_];
+        if (e == 'u') {
+          for (int k = 0; k < 4; ++k) {
+            if (++at_ >= text_.size() || !std::isxdigit(static_cast<unsigned char>(text_[at_]))) {
+              return syntax();
+            }
+          }
+        } else if (std::string_view("\"\\/bfnrt").find(e) == std::string_view::npos) {
+          return syntax();
+        }
+      }
+      ++at_;
+    }
+    return syntax();
+  }
+
+  // A number at at_, by the JSON grammar; `literal` is its text.
+  bool number(std::string_view& literal) {
+    const std::size_t begin = at_;
+    const auto digits = [&] {
+      const std::size_t from = at_;
+      while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9') ++at_;
+      return at_ > from;
+    };
+    if (at_ < text_.size() && text_[at_] == '-') ++at_;
+    if (at_ < text_.size() && text_[at_] == '0') {
+      ++at_;
+    } else if (!digits()) {
+      return syntax();
+    }
+    if (at_ < text_.size() && text_[at_] == '.') {
+      ++at_;
+      if (!digits()) return syntax();
+    }
+    if (at_ < text_.size() && (text_[at_] == 'e' || text_[at_] == 'E')) {
+      ++at_;
+      if (at_ < text_.size() && (text_[at_] == '+' || text_[at_] == '-')) ++at_;
+      if (!digits()) return syntax();
+    }
+    literal = text_.substr(begin, at_ - begin);
+    return true;
+  }
+
+  // Any value at at_, its extent in `extent`; `item` is set when it is an
+  // item of the result array, whose numbers go to out.
+  bool value(std::string_view& extent, bool item = false) {
+    skip_space();
+    if (at_ >= text_.size()) return syntax();
+    const std::size_t begin = at_;
+    const char c = text_[at_];
+    if (c == '{' || c == '[') {
+      if (item) {
+        return fail(not_answer(std::string("result array holds ") +
+                               (c == '{' ? "an object" : "an array") + " at draw " +
+                               std::to_string(items_) + ", not a number or null"));
+      }
+      ++at_;
+      const char close = c == '{' ? '}' : ']';
+      if (!next_is(close)) {
+        do {
+          std::string_view ignored;
+          if (c == '{') {
+            skip_space();
+            if (!string(ignored) || !next_is(':')) return syntax();
+          }
+          if (!value(ignored)) return false;
+        } while (next_is(','));
+        if (!next_is(close)) return syntax();
+      }
+    } else if (c == '"') {
+      std::string_view inside;
+      if (!string(inside)) return false;
+      if (item) {
+        const std::optional<double> x = non_finite_number(inside);
+        if (!x) {
+          return fail(not_answer("result array holds \"" + clip(inside) + "\" at draw " +
+                                 std::to_string(items_) + ", not a number or null"));
+        }
+        return store(*x);
+      }
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      std::string_view literal;
+      if (!number(literal)) return false;
+      if (item) {
+        const std::optional<double> x = wire_number_text(literal);
+        if (!x)
+          return fail(not_answer("a number beyond binary64, at draw " + std::to_string(items_)));
+        return store(*x);
+      }
+    } else {
+      for (const std::string_view word : {"true", "false", "null"}) {
+        if (text_.substr(at_, word.size()) == word) {
+          at_ += word.size();
+          extent = text_.substr(begin, at_ - begin);
+          if (item && word != "null") {
+            return fail(not_answer("result array holds " + std::string(word) + " at draw " +
+                                   std::to_string(items_) + ", not a number or null"));
+          }
+          return item ? store(std::nullopt) : true;
+        }
+      }
+      return syntax();
+    }
+    extent = text_.substr(begin, at_ - begin);
+    return true;
+  }
+
+  bool store(std::optional<double> x) {
+    if (items_ == out_.size()) {
+      return fail("answered more than " + count_text() + " draws to a request for " + count_text());
+    }
+    if (x) {
+      out_[items_] = *x;
+    } else if (!first_null_) {
+      first_null_ = items_;
+    }
+    ++items_;
+    return true;
+  }
+
+  // The answer object: its members, the ones the protocol names read.
+  bool top_level() {
+    ++at_;  // '{'
+    if (next_is('}')) return true;
+    do {
+      skip_space();
+      std::string_view name;
+      if (!string(name) || !next_is(':')) return syntax();
+      skip_space();
+      std::string_view extent;
+      if (name == "result" && at_ < text_.size() && text_[at_] == '[') {
+        // The draws, read into out as they come.
+        result_ = '[';
+        items_ = 0;
+        first_null_.reset();
+        ++at_;
+        if (!next_is(']')) {
+          do {
+            std::string_view item;
+            if (!value(item, true)) return false;
+          } while (next_is(','));
+          if (!next_is(']')) return syntax();
+        }
+        continue;
+      }
+      if (!value(extent)) return false;
+      if (name == "id") {
+        has_id_ = true;
+        id_text_ = extent;
+        id_matches_ = extent == std::to_string(id_);
+      } else if (name == "ok") {
+        ok_.reset();
+        if (extent == "true" || extent == "false") ok_ = extent == "true";
+      } else if (name == "error") {
+        error_.reset();
+        if (extent.front() == '"') error_ = extent.substr(1, extent.size() - 2);
+      } else if (name == "result") {
+        result_ = extent.front();
+        items_ = 1;  // one value, not an array
+      }
+    } while (next_is(','));
+    return next_is('}') || syntax();
+  }
+
+  const std::int64_t id_;
+  const std::span<double> out_;
+  std::string_view text_;
+  std::size_t at_ = 0;
+  bool has_id_ = false;
+  bool id_matches_ = false;
+  std::string_view id_text_;
+  std::optional<bool> ok_;
+  std::optional<std::string_view> error_;  // as written, escapes and all
+  std::optional<char> result_;             // the first byte of the result
+  std::size_t items_ = 0;
+  std::optional<std::size_t> first_null_;
+  std::string stop_;
 };
 
 // Asks the adapter for the plan's chunks in order, keeping the next request
@@ -102,49 +423,23 @@ class Sampler {
     }
     const std::uint64_t k = received_++;
     const std::string request = plan_.request(k);
-    std::string line;
-    const AdapterProcess::Outcome outcome = adapter_.receive(line, timeout_);
+    const AdapterProcess::Outcome outcome = adapter_.receive(line_, timeout_);
     if (outcome != AdapterProcess::Outcome::answered) {
       return fail(adapter_.failure(outcome, timeout_), request);
     }
     const auto id = static_cast<std::int64_t>(k + 1);
-    if (read_fast(line, id, out)) return true;
-    // Anything else, an error or a form the fast path does not read, is
-    // read by the protocol's own reader, which says what is wrong with it.
-    std::string why;
-    const std::optional<Answer> answer = parse_answer(line, why);
-    if (!answer) {
-      return fail("wrote a line that is not a protocol answer (" + why + ")", request, line);
+    bool ok = read_fast(line_, id, out);
+    if (!ok) {
+      // Anything else, an error or a form the fast path does not read, is
+      // read by AnswerReader, which says what is wrong with it.
+      AnswerReader reader(id, out);
+      const std::string wrong = reader.read(line_);
+      if (!wrong.empty()) return fail(wrong, request, line_);
+      ok = true;
     }
-    if (!(answer->id.is_number_integer() && answer->id.get<std::int64_t>() == id)) {
-      return fail(
-          "answered id " + to_line(answer->id) + " to a request with id " + std::to_string(id),
-          request, line);
-    }
-    if (!answer->ok) {
-      return fail("answered with an error (does it implement the sample op?): " + answer->error,
-                  request);
-    }
-    if (!answer->is_array || answer->items.size() != out.size()) {
-      return fail(
-          "answered " +
-              (!answer->is_array           ? std::string("a single value")
-               : answer->items.size() == 1 ? std::string("1 draw")
-                                           : std::to_string(answer->items.size()) + " draws") +
-              " to a request for " + std::to_string(out.size()),
-          request, line);
-    }
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      // A give-up here is wrong arithmetic, which `check` is for; this can
-      // only say the answer is unusable.
-      if (!answer->items[i]) {
-        return fail("answered null (give up) at draw " + std::to_string(i) +
-                        ", on a call that must be jittered",
-                    request, line);
-      }
-      out[i] = *answer->items[i];
-    }
-    return true;
+    // A 64 MiB answer is not kept for the rest of the run.
+    if (line_.capacity() > (std::size_t{4} << 20)) std::string().swap(line_);
+    return ok;
   }
 
   const std::string& failure() const { return failure_; }
@@ -171,8 +466,8 @@ class Sampler {
   }
 
   bool fail(const std::string& what, const std::string& request, const std::string& line = "") {
-    failure_ = "the adapter " + what + "\n  request: " + request.substr(0, 400);
-    if (!line.empty()) failure_ += "\n  answer: " + line.substr(0, 400);
+    failure_ = "the adapter " + what + "\n  request: " + clip(request);
+    if (!line.empty()) failure_ += "\n  answer: " + clip(line);
     return false;
   }
 
@@ -181,66 +476,126 @@ class Sampler {
   const ChunkPlan& plan_;
   std::uint64_t sent_ = 0;
   std::uint64_t received_ = 0;
+  std::string line_;
   std::string failure_;
 };
 
-// One cell's n draws, the plan's chunks of it, each repeats window of
-// kSegmentSamples consecutive calls a segment of the battery.
-bool sample_cell(Sampler& sampler, const stats::JobInfo& info, stats::Accumulator& accumulator,
-                 stats::Progress& progress, stats::BatteryState& state) {
-  std::vector<double> buffer(static_cast<std::size_t>(kMaxSampleCount));
-  for (std::uint64_t segment = 0; segment < info.segments(); ++segment) {
+// One cell's n draws, the plan's chunks of it, each window of
+// kSegmentSamples consecutive calls a segment. `answered` runs after each
+// chunk is in.
+template <class Accumulate>
+bool sample_cell(Sampler& sampler, std::uint64_t n, stats::Progress& progress,
+                 std::vector<double>& buffer, Accumulate&& accumulate,
+                 const std::function<void()>& answered) {
+  for (std::uint64_t segment = 0; segment * stats::kSegmentSamples < n; ++segment) {
     const std::uint64_t start = segment * stats::kSegmentSamples;
-    const std::uint64_t size = std::min(stats::kSegmentSamples, info.n - start);
-    accumulator.begin(state, segment);
+    const std::uint64_t size = std::min(stats::kSegmentSamples, n - start);
+    accumulate.begin(segment);
     for (std::uint64_t done = 0; done < size;) {
       const std::span<double> chunk(buffer.data(),
                                     std::min<std::uint64_t>(buffer.size(), size - done));
       if (!sampler.draw(chunk)) return false;
-      accumulator.add_jittered(chunk);
+      answered();
+      accumulate.add(chunk);
       done += chunk.size();
       progress.add_samples(chunk.size());
     }
-    accumulator.end();
+    accumulate.end();
   }
   return true;
 }
 
+struct BatteryFeed {
+  stats::Accumulator& accumulator;
+  stats::BatteryState& state;
+  void begin(std::uint64_t segment) { accumulator.begin(state, segment); }
+  void add(std::span<const double> chunk) { accumulator.add_jittered(chunk); }
+  void end() { accumulator.end(); }
+};
+
+struct ResolutionFeed {
+  stats::ResolutionAccumulator& accumulator;
+  stats::ResolutionState& state;
+  void begin(std::uint64_t segment) { accumulator.begin(state, segment); }
+  void add(std::span<const double> chunk) { accumulator.add_jittered(chunk); }
+  void end() { accumulator.end(); }
+};
+
 std::string plan_text(const PortStatsOptions& o, std::size_t cells) {
   return "n " + std::to_string(o.n) + " a cell" + (o.quick ? " (--quick)" : "") + ", " +
          std::to_string(cells) +
-         " cells (jittered and next_delay, f 0.05 0.2 0.5 1, d tiny ordinary huge cap)";
+         " cells (jittered and next_delay, f 0.05 0.2 0.5 1, d tiny ordinary huge cap) and the "
+         "exact cell (delay 1, f 1) for the resolution";
 }
 
-}  // namespace
+std::string rule_text(int min_bits) {
+  const std::string contract = std::to_string(stats::kContractBits);
+  if (min_bits == stats::kContractBits) {
+    return "the rule: a default source's draws have at least " + contract +
+           " bits of resolution (docs/contract.md §5)";
+  }
+  return "--min-bits " + std::to_string(min_bits) + ": a source of " + std::to_string(min_bits) +
+         " bits or more is accepted, knowingly below the contract's " + contract +
+         " (docs/contract.md §5)";
+}
 
-int run_port_stats(const PortStatsOptions& options, std::ostream& out, std::ostream& progress_out) {
+// Which tests rejected how many cells, in the battery's order (empty when
+// none did): one line for a run that failed, so 32 FAIL lines end in what
+// they add up to.
+std::string tally(const stats::RunReport& run) {
+  std::map<std::string, std::size_t> count;
+  for (const stats::Outcome& o : run.cells) {
+    for (const std::string& name : o.rejected_names()) ++count[name];
+  }
+  std::vector<std::string> order = {stats::kRange};
+  if (!run.cells.empty()) {
+    for (const stats::TestResult& t : run.cells.front().analysis.tests) order.push_back(t.name);
+  }
+  std::string out;
+  for (const std::string& name : order) {
+    const auto it = count.find(name);
+    if (it == count.end()) continue;
+    out += (out.empty() ? "" : ", ") + name + " in " + std::to_string(it->second) + " of " +
+           std::to_string(run.cells.size()) + " cells";
+  }
+  return out;
+}
+
+void print_power(std::ostream& out, const PortStatsOptions& options, double per_test) {
+  std::vector<stats::PowerRow> power =
+      stats::power_table(options.n, per_test, 0.05, options.min_bits);
+  power.push_back(stats::resolution_power_row(options.n, per_test, options.min_bits));
+  out << "Power at this n: each test detects the deviation below with probability " << stats::kPower
+      << " in each cell (resolution: in the exact cell):\n\n"
+      << stats::power_table_markdown(power) << "\n";
+  // The spacing test is what sees a source on no binary grid; say when this
+  // n is too small for it to see a 32-bit one.
+  const int threshold = stats::spacing_threshold_bits(options.n, stats::kContractBits, per_test);
+  if (threshold < kLowResolutionBits) {
+    out << "WARNING: at n " << options.n
+        << " the resolution test sees a source on no binary grid only up to " << threshold
+        << " bits, so a 31-bit one like Mono's i/(2^31 - 1) may pass; --quick is n "
+        << kPortStatsQuickSamples << "\n\n";
+  }
+  out << std::flush;
+}
+
+int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progress_out) {
   const std::vector<stats::Cell> cells = stats::port_grid();
-  const std::size_t family = cells.size() * stats::kTestsPerSample;
+  // The grid's tests and the resolution test share the budget.
+  const std::size_t family = cells.size() * stats::kTestsPerSample + 1;
   const double per_test = stats::per_test_alpha(family);
-  const std::vector<stats::PowerRow> power = stats::power_table(options.n, per_test);
 
   out << "retry-policy stats: the battery on `" << options.command
       << "`'s own default source, through the sample op\n"
-      << "  " << plan_text(options, cells.size()) << "; " << options.n * cells.size() << " draws\n"
+      << "  " << plan_text(options, cells.size()) << "; " << options.n * (cells.size() + 1)
+      << " draws\n"
+      << "  " << rule_text(options.min_bits) << "\n"
       << "  family-wise alpha " << stats::kFamilyAlpha << " over " << family
       << " tests (Holm's step-down; its first step, Bonferroni, is p < " << per_test << ")\n"
       << "  no seed: the draws come from the port's own source, so this run cannot be "
          "replayed\n\n"
-      << "Power at this n: each test detects the deviation below with probability " << stats::kPower
-      << " in each cell:\n\n"
-      << stats::power_table_markdown(power) << "\n";
-  // The repeats test is the only one that sees a source with too few bits;
-  // say when this n is too small for it to see a 32-bit one.
-  for (const stats::PowerRow& row : power) {
-    if (row.test == stats::kRepeats && stats::conservative(row) < kLowResolutionBits) {
-      out << "WARNING: at n " << options.n << " the repeats test sees a source of up to "
-          << stats::conservative(row) << " bits with power " << stats::kPower
-          << " a cell, so a 32-bit source may pass; --quick is n " << kPortStatsQuickSamples
-          << "\n\n";
-    }
-  }
-  out << std::flush;
+      << std::flush;
 
   std::string error;
   std::unique_ptr<AdapterProcess> adapter = AdapterProcess::start(options.command, error);
@@ -248,28 +603,61 @@ int run_port_stats(const PortStatsOptions& options, std::ostream& out, std::ostr
     out << "ADAPTER FAILED: cannot start `" << options.command << "`: " << error << "\n";
     return kFailedToTest;
   }
-  ChunkPlan plan{{}, options.n};
+  ChunkPlan plan{{exact_cell_prefix()}, options.n};
   for (const stats::Cell& cell : cells) plan.prefixes.push_back(request_prefix(cell));
   Sampler sampler(*adapter, options.timeout, plan);
-  stats::Progress progress(progress_out, cells.size(), options.n * cells.size(),
-                           options.progress_interval);
+  stats::Progress progress(progress_out, cells.size() + 1, options.n * (cells.size() + 1),
+                           options.progress_interval, stats::Progress::Lines::on_interval);
+  std::vector<double> buffer(static_cast<std::size_t>(kMaxSampleCount));
+  // The power table, once the adapter has answered: a run that fails at its
+  // first request has no use for it.
+  bool power_printed = false;
+  const std::function<void()> first_answer = [&] {
+    if (power_printed) return;
+    print_power(out, options, per_test);
+    power_printed = true;
+  };
+  const auto failed = [&](const std::string& cell) {
+    out << "ADAPTER FAILED: " << sampler.failure() << "\nFAILED TO TEST: in cell " << cell
+        << " after " << stats::duration_text(progress.elapsed_seconds()) << "\n";
+    return kFailedToTest;
+  };
+
+  stats::ResolutionOutcome resolution;
+  resolution.state = stats::ResolutionState(
+      stats::ResolutionPlan::for_samples(options.n, options.min_bits, per_test));
+  {
+    const auto begun = std::chrono::steady_clock::now();
+    stats::ResolutionAccumulator accumulator;
+    if (!sample_cell(sampler, options.n, progress, buffer,
+                     ResolutionFeed{accumulator, resolution.state}, first_answer)) {
+      return failed(kExactCellName);
+    }
+    resolution.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
+    resolution.result = stats::analyze_resolution(resolution.state, per_test);
+    progress.cell_done(kExactCellName);
+  }
+
   stats::Accumulator accumulator;
   std::vector<stats::Outcome> outcomes;
   for (const stats::Cell& cell : cells) {
     const stats::JobInfo info{cell.name(), "",        cell.delay_seconds(), cell.factor,
                               0,           options.n, /*in_family=*/true};
-    stats::BatteryState state(info.config());
+    stats::BatteryConfig config = info.config();
+    config.min_bits = options.min_bits;
+    stats::BatteryState state(config);
     const auto begun = std::chrono::steady_clock::now();
-    if (!sample_cell(sampler, info, accumulator, progress, state)) {
-      out << "ADAPTER FAILED: " << sampler.failure() << "\nFAILED TO TEST: in cell " << info.name
-          << " after " << stats::duration_text(progress.elapsed_seconds()) << "\n";
-      return kFailedToTest;
+    if (!sample_cell(sampler, options.n, progress, buffer, BatteryFeed{accumulator, state},
+                     first_answer)) {
+      return failed(info.name);
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
     outcomes.push_back(stats::outcome_of(info, state, seconds));
     progress.cell_done(outcomes.back().one_line());
   }
+  progress.finish("all " + std::to_string(cells.size() + 1) + " cells drawn");
   const std::string ending = adapter->finish(std::chrono::milliseconds(5000));
   if (ending != "exit status 0") {
     out << "ADAPTER FAILED: at the end of its input it ended with " << ending
@@ -277,26 +665,80 @@ int run_port_stats(const PortStatsOptions& options, std::ostream& out, std::ostr
     return kFailedToTest;
   }
 
-  stats::RunReport run = stats::judge(std::move(outcomes), family);
+  stats::RunReport run = stats::judge(std::move(outcomes), family, std::move(resolution));
   run.unseeded_source = "`" + options.command + "`, through the sample op";
   run.plan = plan_text(options, cells.size());
   const double elapsed = progress.elapsed_seconds();
-  const std::filesystem::path summary = stats::write_report(options.report_dir, run);
   for (const stats::Outcome& o : run.cells) {
     if (!o.failed()) continue;
     std::string names;
     for (const std::string& name : o.rejected_names()) names += (names.empty() ? "" : ", ") + name;
-    out << "FAIL " << o.job.name << ": rejected by " << names << "\n";
+    out << "FAIL " << o.job.name << ": rejected by " << names;
+    if (!o.range.ok()) out << "; " << stats::outside_text(o.range);
+    out << "\n";
   }
   const auto failing = static_cast<std::size_t>(std::count_if(
       run.cells.begin(), run.cells.end(), [](const stats::Outcome& o) { return o.failed(); }));
+  const stats::ResolutionOutcome& r = *run.resolution;
+  out << (r.rejected ? "FAIL " : "") << "exact cell (delay 1, f 1), " << r.state.n()
+      << " draws: " << r.verdict << "\n  estimate: " << r.result.estimate << "\n";
+  if (!r.state.range.ok()) out << "  delays: " << stats::outside_text(r.state.range) << "\n";
+  if (!run.passed()) {
+    const std::string cells_rejected = tally(run);
+    out << "Rejected: "
+        << (cells_rejected.empty()
+                ? std::string("the resolution only (every cell passes the battery)")
+                : cells_rejected +
+                      (r.rejected ? ", and the resolution" : "; the resolution passes"))
+        << "\n";
+  }
+
+  std::string report;
+  bool report_written = true;
+  try {
+    report = stats::write_report(options.report_dir, run).string();
+  } catch (const std::exception& e) {
+    report_written = false;
+    report = "NOT WRITTEN (" + std::string(e.what()) + ")";
+  }
   char rate[64];
-  std::snprintf(rate, sizeof rate, "%.3g", static_cast<double>(options.n * cells.size()) / elapsed);
+  std::snprintf(rate, sizeof rate, "%.3g",
+                static_cast<double>(options.n * (cells.size() + 1)) / elapsed);
   out << (run.passed() ? "PASS" : "FAIL") << ": " << cells.size() - failing << " of "
       << cells.size() << " cells pass at n " << options.n << " a cell, family-wise alpha "
-      << stats::kFamilyAlpha << "; " << stats::duration_text(elapsed) << ", " << rate
-      << " draws/s; the port's own source, not replayable; report " << summary.string() << "\n";
+      << stats::kFamilyAlpha << "; " << r.verdict << "; " << stats::duration_text(elapsed) << ", "
+      << rate << " draws/s; the port's own source, not replayable; report " << report << "\n";
+  if (!report_written) return kFailedToTest;
   return run.passed() ? 0 : 1;
+}
+
+}  // namespace
+
+std::optional<std::string> report_dir_problem(const std::string& dir) {
+  std::error_code error;
+  const std::filesystem::path path(dir);
+  std::filesystem::create_directories(path / "svg", error);
+  if (error) return "cannot create it (" + error.message() + ")";
+  const std::filesystem::path probe = path / ".retry-policy-stats-probe";
+  {
+    std::ofstream file(probe, std::ios::binary);
+    file << "probe\n";
+    if (!file) return "cannot write in it";
+  }
+  std::filesystem::remove(probe, error);
+  return std::nullopt;
+}
+
+int run_port_stats(const PortStatsOptions& options, std::ostream& out, std::ostream& progress) {
+  // Whatever the adapter wrote, a library's exception must not stand in for
+  // a verdict; the battery answers degenerate data itself
+  // (stats/degenerate_test.cc), so reaching this is a bug of this command.
+  try {
+    return run(options, out, progress);
+  } catch (const std::exception& e) {
+    out << "FAILED TO TEST: internal error in retry-policy stats: " << clip(e.what()) << "\n";
+    return kFailedToTest;
+  }
 }
 
 }  // namespace acemq::conformance

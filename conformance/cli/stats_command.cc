@@ -1,11 +1,13 @@
 // retry-policy stats: the statistics battery on a port's own jitter.
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "conformance/cli/flags.hpp"
 #include "conformance/cli/port_stats.hpp"
 #include "conformance/cli/subcommand.hpp"
 #include "stats/battery.hpp"
+#include "stats/resolution_bits.hpp"
 #include "stats/runs.hpp"
 
 namespace acemq::conformance::cli {
@@ -31,6 +33,9 @@ class StatsCommand final : public Subcommand {
                  "seconds to wait for each answer of up to 65536 draws (default 60)");
     value_option("--progress-every", progress_,
                  "seconds between progress lines on stderr (default 10)");
+    value_option("--min-bits", min_bits_,
+                 "accept a source of this many bits of resolution or more, knowingly below the "
+                 "contract's 53 (default 53; docs/contract.md section 5)");
   }
 
   int run() override {
@@ -40,6 +45,7 @@ class StatsCommand final : public Subcommand {
     require_value(app(), "--report-dir", options_.report_dir, "a directory");
     require_value(app(), "--timeout", timeout_, "seconds");
     require_value(app(), "--progress-every", progress_, "seconds");
+    require_value(app(), "--min-bits", min_bits_, "bits");
     if (quick_ && given(app(), "--n")) usage("--quick", "cannot be used with --n: pick one");
     options_.quick = quick_;
     options_.n = quick_ ? kPortStatsQuickSamples : kPortStatsSamples;
@@ -58,6 +64,19 @@ class StatsCommand final : public Subcommand {
     if (!(options_.progress_interval > 0.0)) {
       usage("--progress-every", "must be seconds above 0, got " + progress_);
     }
+    if (given(app(), "--min-bits")) {
+      const std::int64_t bits = integer_flag("--min-bits", min_bits_);
+      if (bits < stats::kLeastMinBits || bits > stats::kContractBits) {
+        usage("--min-bits", "must be in [" + std::to_string(stats::kLeastMinBits) + ", " +
+                                std::to_string(stats::kContractBits) +
+                                "] (53 is the contract's), got " + min_bits_);
+      }
+      options_.min_bits = static_cast<int>(bits);
+    }
+    // Found now, not after a run of minutes whose verdict it would lose.
+    if (const std::optional<std::string> problem = report_dir_problem(options_.report_dir)) {
+      usage("--report-dir", *problem + ", got " + options_.report_dir);
+    }
     return run_port_stats(options_, std::cout, std::cerr);
   }
 
@@ -67,6 +86,7 @@ class StatsCommand final : public Subcommand {
   bool quick_ = false;
   std::string timeout_ = "60";
   std::string progress_ = "10";
+  std::string min_bits_ = "53";
 };
 
 }  // namespace

@@ -6,39 +6,77 @@
     stats_impl_test.py drifted RETRY_POLICY ADAPTER_COMMAND WORK_DIR
         a port with the right arithmetic and a wrong default source: `check`
         exits 0 (it injects r) and `stats --quick` exits 1
+    stats_impl_test.py resolution RETRY_POLICY ADAPTER_COMMAND WORK_DIR BITS
+        a port whose default source has too few bits (on a binary grid or
+        not, repeating or full-period): `check` exits 0, `stats --quick`
+        exits 1 naming the resolution: "resolution BITS bits, below the
+        contract's 53 (docs/contract.md §5)"
+    stats_impl_test.py accepted RETRY_POLICY ADAPTER_COMMAND WORK_DIR MIN_BITS BITS
+        the same port accepted knowingly: `stats --quick --min-bits MIN_BITS`
+        exits 0 and says "accepted at --min-bits MIN_BITS (below the
+        contract's 53)"
     stats_impl_test.py fails RETRY_POLICY PYTHON WORK_DIR
         usage errors and adapters that die, hang or answer garbage: exit 2
+    stats_impl_test.py hostile RETRY_POLICY PYTHON WORK_DIR
+        adapters whose answers are no uniform jitter at all (outside the
+        band, NaN, infinite): exit 1 with the first values shown and a
+        tally; answers of ~63 MB (objects, an error, an id): exit 2, the
+        adapter's words clipped, peak RSS at most 256 MB
     stats_impl_test.py fake MODE
-        (used by `fails`) a broken adapter, one MODE a way to break
+        (used by `fails` and `hostile`) a broken adapter, one MODE a way to break
 
 Every run is `--quick`, the size the README promises fits a port's CI.
 """
 
 import json
 import os
+import random
+import re
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 
 failures = []
 
+# The most RSS `stats` may reach, whatever an adapter writes (its line cap
+# is 64 MiB: conformance/process/adapter_process.hpp).
+MAX_RSS_KB = 256 * 1024
+# How far stdout may run, whatever an adapter writes: its words are clipped
+# to 200 bytes an echo (port_stats.hpp, kEchoBytes).
+MAX_ECHOED_OUTPUT = 20000
+last_run = {}
+
 
 def run(rp, args, timeout=600):
+    """Runs retry-policy; records its wall time and peak RSS (wait4: its own,
+    and the adapters it reaped) in last_run."""
     started = time.monotonic()
-    try:
-        done = subprocess.run([rp, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              timeout=timeout)
-    except subprocess.TimeoutExpired:
-        failures.append(f"{args}: still running after {timeout} s")
-        return None, "", ""
-    out = done.stdout.decode("utf-8", "replace")
-    err = done.stderr.decode("utf-8", "replace")
-    print(f"--- retry-policy {' '.join(args)} -> {done.returncode} "
-          f"in {time.monotonic() - started:.1f} s")
+    with tempfile.TemporaryFile() as out_file, tempfile.TemporaryFile() as err_file:
+        child = subprocess.Popen([rp, *args], stdout=out_file, stderr=err_file)
+        deadline = started + timeout
+        while True:
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid != 0:
+                break
+            if time.monotonic() > deadline:
+                child.kill()
+                os.wait4(child.pid, 0)
+                failures.append(f"{args}: still running after {timeout} s")
+                return None, "", ""
+            time.sleep(0.05)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out_file.seek(0)
+        err_file.seek(0)
+        out = out_file.read().decode("utf-8", "replace")
+        err = err_file.read().decode("utf-8", "replace")
+    last_run.update(seconds=time.monotonic() - started, max_rss_kb=usage.ru_maxrss)
+    print(f"--- retry-policy {' '.join(args)} -> {child.returncode} "
+          f"in {last_run['seconds']:.1f} s, peak RSS {usage.ru_maxrss // 1024} MB")
     print(out[-6000:])
     print(err[-1500:])
-    return done.returncode, out, err
+    return child.returncode, out, err
 
 
 def expect(what, condition):
@@ -54,12 +92,29 @@ def stats(rp, adapter, work, code, *extra):
     return status, out, err, report
 
 
+def progress_lines(err):
+    return [line for line in err.splitlines() if re.match(r"\[ *\d+/\d+ cells\]", line)]
+
+
 def test_pass(rp, adapter, work):
     status, out, err, report = stats(rp, adapter, work, 0)
-    for text in ("PASS: 32 of 32 cells pass at n 524288", "family-wise alpha 1e-06 over 288 tests",
-                 "| repeats_2^40 |", "cannot be replayed", "draws/s"):
+    for text in ("PASS: 32 of 32 cells pass at n 524288", "family-wise alpha 1e-06 over 289 tests",
+                 "| repeats_2^40 |", "| resolution |", "cannot be replayed", "draws/s"):
         expect(f"the output does not say {text!r}", text in out)
-    expect("no progress lines on stderr", "[32/32 cells]" in err)
+    # The rule judged and met: 53 bits read off the grid (Python, Java, .NET,
+    # the core), or, for draws finer than the 2^-53 grid (Go's Float64 is
+    # Int63/2^63), no coarser grid at all up to the spacing test's threshold.
+    met = (r"resolution (53 bits: meets the contract's 53|more than \d+ bits: on no binary grid "
+           r"coarser than 2\^-53, nor any grid coarser than 2\^-\d+) \(docs/contract\.md §5\)")
+    summary_line = [line for line in out.splitlines() if line.startswith("PASS: ")]
+    expect("the summary line does not say the resolution meets the contract's 53",
+           summary_line and re.search(met, summary_line[-1]))
+    lines = progress_lines(err)
+    expect("no final progress line on stderr", lines and "[33/33 cells]" in lines[-1])
+    # --progress-every 5: a line every 5 s and one at the end, not one a cell.
+    most = int(last_run.get("seconds", 0) / 5) + 2
+    expect(f"{len(lines)} progress lines in {last_run.get('seconds', 0):.0f} s at one every 5 s "
+           f"(at most {most})", len(lines) <= most)
     expect("--quick warns that it cannot see a 32-bit source", "WARNING" not in out)
     summary = os.path.join(report, "summary.md")
     expect("no summary.md", os.path.exists(summary))
@@ -74,18 +129,53 @@ def test_pass(rp, adapter, work):
             data = json.load(f)
         expect("results.json has a seed", data["seed"] is None and data["replay"] is None)
         expect("results.json: not 32 cells", len(data["cells"]) == 32)
+        resolution = data.get("resolution", {})
+        expect(f"results.json: resolution {resolution.get('bits')}, rejected or missing",
+               resolution.get("rejected") is False and resolution.get("bits", 0) >= 33)
         svg = [c["ecdf_svg"] for c in data["cells"]] + [c["histogram_svg"] for c in data["cells"]]
         expect("a picture is missing", all(os.path.exists(os.path.join(report, p)) for p in svg))
     else:
         failures.append("no results.json")
 
 
-def test_drifted(rp, adapter, work):
+def test_drifted(rp, adapter, work, *expected):
     status, out, _ = run(rp, ["check", "--impl", adapter, "--cases", "2000"])
     expect(f"check --impl {adapter}: exit {status}, expected 0 (the arithmetic is right)",
            status == 0)
-    _, out, _, _ = stats(rp, adapter, work, 1)
+    _, out, _, report = stats(rp, adapter, work, 1)
     expect("the output does not say FAIL", "\nFAIL: " in out)
+    expect("a failing run does not end in a tally of what rejected", "\nRejected: " in out)
+    for text in expected:
+        expect(f"the output does not say {text!r}", text in out)
+    return out, report
+
+
+def test_resolution(rp, adapter, work, bits):
+    verdict = f"resolution {bits} bits, below the contract's 53 (docs/contract.md §5)"
+    out, report = test_drifted(rp, adapter, work, verdict)
+    summary_line = [line for line in out.splitlines() if line.startswith("FAIL: ")]
+    expect("the summary line does not name the resolution",
+           summary_line and verdict in summary_line[-1])
+    expect_in_file(os.path.join(report, "summary.md"), verdict)
+
+
+def test_accepted(rp, adapter, work, min_bits, bits):
+    verdict = f"resolution {bits} bits: accepted at --min-bits {min_bits} (below the contract's 53)"
+    status, out, _, report = stats(rp, adapter, work, 0, "--min-bits", min_bits)
+    summary_line = [line for line in out.splitlines() if line.startswith("PASS: ")]
+    expect(f"the summary line does not say {verdict!r}",
+           summary_line and verdict in summary_line[-1])
+    expect(f"the header does not say --min-bits {min_bits}",
+           f"--min-bits {min_bits}: a source of {min_bits} bits or more is accepted" in out)
+    expect_in_file(os.path.join(report, "summary.md"), verdict)
+
+
+def expect_in_file(path, text):
+    if not os.path.exists(path):
+        failures.append(f"no {path}")
+        return
+    with open(path, encoding="utf-8") as f:
+        expect(f"{path} does not say {text!r}", text in f.read())
 
 
 def test_fails(rp, python, work):
@@ -103,6 +193,9 @@ def test_fails(rp, python, work):
          "--quick: cannot be used with --n"),
         ("--n too small", ["--impl", "true", "--n", "100"], "--n: must be in [10240, "),
         ("no --impl", [], "--impl: required"),
+        ("--min-bits too many", ["--impl", "true", "--min-bits", "54"],
+         "--min-bits: must be in [8, 53] (53 is the contract's), got 54"),
+        ("--min-bits not a number", ["--impl", "true", "--min-bits", "31.5"], "--min-bits: "),
     ]
     for name, args, says in cases:
         status, out, err = run(rp, ["stats", "--report-dir", os.path.join(work, "r"), *args],
@@ -110,10 +203,103 @@ def test_fails(rp, python, work):
         expect(f"{name}: exit {status}, expected 2", status == 2)
         expect(f"{name}: the output does not say {says!r}", says in out + err)
 
+    # A report directory that cannot be made is refused before the adapter
+    # is asked anything (it was found after the whole run, 131 s with Python,
+    # and the verdict lost): under a regular file, and in a read-only one.
+    blocker = os.path.join(work, "a-file")
+    with open(blocker, "w", encoding="utf-8") as f:
+        f.write("not a directory\n")
+    read_only = os.path.join(work, "read-only")
+    os.makedirs(read_only, exist_ok=True)
+    os.chmod(read_only, 0o500)
+    bad_dirs = [os.path.join(blocker, "report")]
+    if os.geteuid() != 0:  # root writes anywhere
+        bad_dirs.append(os.path.join(read_only, "report"))
+    for bad in bad_dirs:
+        asked = os.path.join(work, "asked")
+        if os.path.exists(asked):
+            os.remove(asked)
+        status, out, err = run(rp, ["stats", "--impl", f"{fake('record')} {shlex.quote(asked)}",
+                                    "--quick", "--report-dir", bad], timeout=120)
+        expect(f"--report-dir {bad}: exit {status}, expected 2", status == 2)
+        expect(f"--report-dir {bad}: does not name the directory",
+               f"--report-dir: " in err and bad in err)
+        expect(f"--report-dir {bad}: the adapter was asked before the directory was checked",
+               not os.path.exists(asked))
+        expect(f"--report-dir {bad}: took {last_run.get('seconds', 0):.1f} s",
+               last_run.get("seconds", 99) < 5)
+    os.chmod(read_only, 0o700)
+
+    # An adapter that fails at its first request gets no power table.
+    status, out, _ = run(rp, ["stats", "--impl", fake("dies"), "--quick", "--report-dir",
+                              os.path.join(work, "r")])
+    expect("a power table was printed for an adapter that never answered",
+           "Power at this n" not in out)
+
+
+def test_hostile(rp, python, work):
+    here = os.path.abspath(__file__)
+    fake = lambda mode: f"{shlex.quote(python)} {shlex.quote(here)} fake {mode}"
+    report = os.path.join(work, "report")
+    # Draws that are no jitter of the cell: a rejection (exit 1), a report,
+    # the first offending values shown exactly with their cell, and a tally.
+    for mode, shown in (("outside", "(draw 0)"), ("nan", "NaN (draw 0)"),
+                        ("infinity", "Infinity (draw 0)")):
+        status, out, err = run(rp, ["stats", "--impl", fake(mode), "--n", "10240",
+                                    "--report-dir", report])
+        expect(f"{mode}: exit {status}, expected 1 (a rejection, not a crash)", status == 1)
+        expect(f"{mode}: a library's exception escaped", "Error in function" not in out + err)
+        expect(f"{mode}: the output does not show {shown!r} with its cell",
+               re.search(r"FAIL jittered/port/f0\.05/tiny: rejected by range.*outside \[.*"
+                         + re.escape(shown), out))
+        expect(f"{mode}: no tally of what rejected",
+               "Rejected: range in 32 of 32 cells" in out)
+        expect_in_file(os.path.join(report, "summary.md"), shown)
+
+    # Answers of ~63 MB, under the 64 MiB line cap: bounded memory, clipped echoes.
+    for mode, says in (("objects", "result array holds an object at draw 0"),
+                       ("big-error", "does it implement the sample op?"),
+                       ("big-id", "answered id")):
+        status, out, err = run(rp, ["stats", "--impl", fake(mode), "--quick",
+                                    "--report-dir", report], timeout=300)
+        expect(f"{mode}: exit {status}, expected 2", status == 2)
+        expect(f"{mode}: the output does not say {says!r}", says in out)
+        expect(f"{mode}: {len(out)} bytes of output, more than {MAX_ECHOED_OUTPUT}: an echo "
+               f"is not clipped", len(out) <= MAX_ECHOED_OUTPUT)
+        rss = last_run.get("max_rss_kb", 1 << 30)
+        print(f"{mode}: peak RSS {rss // 1024} MB")
+        expect(f"{mode}: peak RSS {rss // 1024} MB, above {MAX_RSS_KB // 1024} MB",
+               rss <= MAX_RSS_KB)
+
 
 # ---- the broken adapters ----------------------------------------------------
 
+# About 63 MB, under the checker's 64 MiB line cap.
+HUGE = 63 * 1000 * 1000
+
+
+def write_huge(head, unit, tail):
+    """A line of about HUGE bytes, written in pieces so that this adapter
+    stays small (the test measures the checker's memory, and wait4 counts
+    the adapters it reaped)."""
+    out = sys.stdout.buffer
+    out.write(head.encode())
+    piece = (unit * ((1 << 20) // len(unit))).encode()
+    written = 0
+    while written < HUGE:
+        out.write(piece)
+        written += len(piece)
+    out.write(tail.encode() + b"\n")
+    out.flush()
+
+
 def fake(mode):
+    if mode == "record":  # records that it was asked anything, then dies
+        for _ in sys.stdin:
+            with open(sys.argv[3], "w", encoding="utf-8") as f:
+                f.write("asked\n")
+            sys.exit(1)
+        return
     for line in sys.stdin:
         request = json.loads(line)
         count = request.get("count", 1)
@@ -122,6 +308,21 @@ def fake(mode):
             sys.exit(1)
         if mode == "hangs":
             time.sleep(3600)
+        if mode in ("outside", "nan", "infinity"):
+            value = {"nan": lambda: '"NaN"', "infinity": lambda: '"Infinity"',
+                     "outside": lambda: repr(-1.0 - random.random())}[mode]
+            print('{"id":%s,"ok":true,"result":[%s]}'
+                  % (request["id"], ",".join(value() for _ in range(count))), flush=True)
+            continue
+        if mode == "objects":
+            write_huge('{"id":%s,"ok":true,"result":[{}' % request["id"], ",{}", "]}")
+            continue
+        if mode == "big-error":
+            write_huge('{"id":%s,"ok":false,"error":"' % request["id"], "x", '"}')
+            continue
+        if mode == "big-id":
+            write_huge('{"id":"', "y", '","ok":true,"result":[1.0]}')
+            continue
         answer = {
             "garbage": "this is not JSON",
             "no-sample": '{"id":%s,"ok":false,"error":"op: must be \\"schedule\\", '
@@ -138,9 +339,11 @@ def main():
     mode = sys.argv[1]
     if mode == "fake":
         return fake(sys.argv[2])
-    rp, work = sys.argv[2], sys.argv[-1]
+    rp, adapter, work, extra = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
     os.makedirs(work, exist_ok=True)
-    {"pass": test_pass, "drifted": test_drifted, "fails": test_fails}[mode](rp, sys.argv[3], work)
+    {"pass": test_pass, "drifted": test_drifted, "resolution": test_resolution,
+     "accepted": test_accepted, "fails": test_fails,
+     "hostile": test_hostile}[mode](rp, adapter, work, *extra)
     for failure in failures:
         print("FAIL:", failure)
     print("FAILED" if failures else "PASSED")
