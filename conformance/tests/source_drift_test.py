@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""`retry-policy stats` end to end, at a chosen n: a wrong source rejected
+for the right reason, a right one passed.
+
+    source_drift_test.py rejects RETRY_POLICY WORK_DIR --n N --table ADAPTER --drift DRIFT
+                         [--impl COMMAND] [--check-cases C]
+        `check --impl COMMAND --cases C` exits 0 (the arithmetic is right:
+        check injects r, so it cannot see a source), and `stats --impl
+        COMMAND --n N` exits 1 naming what `ADAPTER --rejected-by DRIFT` says
+        must reject it (drifted_adapter's table): each test name in at least
+        one cell's FAIL line, or a "resolution B bits" verdict. COMMAND is
+        "ADAPTER DRIFT" unless given: give `retry-policy serve`, whose source
+        is right, to see the test fail.
+
+    source_drift_test.py passes RETRY_POLICY WORK_DIR --n N --impl COMMAND [--says TEXT]...
+                         [--resolution] [-- STATS_ARG...]
+        `stats --impl COMMAND --n N STATS_ARG...` exits 0, every cell passes,
+        and the output says each TEXT (and, with --resolution, the source's
+        resolution in bits: the rule was judged).
+
+    source_drift_test.py table ADAPTER README
+        README holds `ADAPTER --table` word for word: the drift table the
+        room's README shows is the one the tests run.
+
+Every run prints its commands, their exit codes and times, and stats'
+output, so a failure shows the verdict and the power table at that n.
+"""
+
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+failures = []
+
+
+def run(command, timeout=600):
+    started = time.monotonic()
+    print("$", shlex.join(command), flush=True)
+    try:
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        failures.append(f"still running after {timeout} s: {shlex.join(command)}")
+        return None, ""
+    out = done.stdout.decode("utf-8", "replace")
+    err = done.stderr.decode("utf-8", "replace")
+    print(f"--- exit {done.returncode} in {time.monotonic() - started:.2f} s")
+    print(out[-12000:])
+    print(err[-1500:])
+    return done.returncode, out
+
+
+def expect(what, condition):
+    if not condition:
+        failures.append(what)
+
+
+def stats(args, impl, extra=()):
+    report = os.path.join(args.work, "report")
+    return run([args.retry_policy, "stats", "--impl", impl, "--n", str(args.n),
+                "--report-dir", report, "--progress-every", "60", *extra])
+
+
+def verdict_lines(out):
+    """Every line but the power table's rows: where a test's name or a
+    resolution in bits is a finding, not the table's "bits of resolution"."""
+    return [line for line in out.splitlines() if not line.startswith("|")]
+
+
+def rejects(args):
+    expected_text = subprocess.run([args.table, "--rejected-by", args.drift], check=True,
+                                   stdout=subprocess.PIPE, text=True).stdout.strip()
+    expected = [name.strip() for name in expected_text.split(",") if name.strip()]
+    expect(f"{args.table} --rejected-by {args.drift} names nothing", expected)
+    impl = args.impl or shlex.join([args.table, args.drift])
+
+    status, _ = run([args.retry_policy, "check", "--impl", impl, "--cases", str(args.check_cases)])
+    expect(f"check: exit {status}, expected 0 (the arithmetic is the core's)", status == 0)
+
+    status, out = stats(args, impl)
+    expect(f"stats: exit {status}, expected 1 (a test rejects)", status == 1)
+    lines = verdict_lines(out)
+    expect("stats: no FAIL verdict", any(line.startswith("FAIL: ") for line in lines))
+    # "FAIL <cell>: rejected by <test>, <test>..."
+    cells = [line for line in lines if re.match(r"FAIL \S+: ", line)]
+    for name in expected:
+        if name.startswith("resolution"):
+            # The resolution verdict (`stats --min-bits`): "resolution B bits,
+            # below the contract's 53".
+            said = [line for line in lines if name in line]
+            expect(f"stats: the verdict does not say {name!r}", said)
+            print(f"{name!r}: said on {len(said)} verdict line(s)")
+        else:
+            named = [line for line in cells if re.search(rf"\b{re.escape(name)}\b",
+                                                         line.split(": ", 1)[1])]
+            expect(f"stats: no cell is rejected by {name}", named)
+            print(f"{name}: rejects {len(named)} of {len(cells)} failing cells")
+
+
+def passes(args, extra):
+    status, out = stats(args, args.impl, extra)
+    expect(f"stats: exit {status}, expected 0 (every cell passes)", status == 0)
+    expect(f"stats: not every cell passes at n {args.n}",
+           re.search(rf"^PASS: (\d+) of \1 cells pass at n {args.n} a cell", out, re.M))
+    for text in args.says:
+        expect(f"stats: the verdict does not say {text!r}",
+               any(text in line for line in verdict_lines(out)))
+    if args.resolution:
+        expect("stats: no resolution verdict (\"resolution B bits\")",
+               any(re.search(r"\bresolution (more than )?\d+(\.\d+)? bits", line)
+                   for line in verdict_lines(out)))
+
+
+def table(adapter, readme):
+    printed = subprocess.run([adapter, "--table"], check=True, stdout=subprocess.PIPE,
+                             text=True).stdout
+    with open(readme, encoding="utf-8") as f:
+        text = f.read()
+    expect(f"{readme} does not hold `{adapter} --table` as it prints it now:\n{printed}",
+           printed in text)
+
+
+def main():
+    argv = sys.argv[1:]
+    if argv[:1] == ["table"] and len(argv) == 3:
+        table(argv[1], argv[2])
+        for failure in failures:
+            print("FAIL:", failure)
+        print("FAILED" if failures else "PASSED")
+        return 1 if failures else 0
+    extra = []
+    if "--" in argv:
+        split = argv.index("--")
+        argv, extra = argv[:split], argv[split + 1:]
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mode", choices=["rejects", "passes"])
+    parser.add_argument("retry_policy")
+    parser.add_argument("work")
+    parser.add_argument("--n", type=int, required=True)
+    parser.add_argument("--impl")
+    parser.add_argument("--table", help="drifted_adapter (rejects)")
+    parser.add_argument("--drift", help="a drift of its table (rejects)")
+    parser.add_argument("--check-cases", type=int, default=200)
+    parser.add_argument("--says", action="append", default=[])
+    parser.add_argument("--resolution", action="store_true",
+                        help="(passes) the verdict states a resolution in bits")
+    args = parser.parse_args(argv)
+    if args.mode == "rejects" and not (args.table and args.drift):
+        parser.error("rejects needs --table and --drift")
+    if args.mode == "passes" and not args.impl:
+        parser.error("passes needs --impl")
+    os.makedirs(args.work, exist_ok=True)
+    rejects(args) if args.mode == "rejects" else passes(args, extra)
+    for failure in failures:
+        print("FAIL:", failure)
+    print("FAILED" if failures else "PASSED")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
