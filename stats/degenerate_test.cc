@@ -47,7 +47,10 @@ const Degenerate kDegenerate[] = {
     {"all +Infinity", [](std::mt19937_64&) { return kInf; }},
     {"all -Infinity", [](std::mt19937_64&) { return -kInf; }},
     {"NaN and Infinity alternating",
-     [](std::mt19937_64& e) { return (e() & 1U) != 0 ? kNaN : kInf; }},
+     [](std::mt19937_64& e) {
+       if ((e() & 1U) != 0) return kNaN;
+       return kInf;
+     }},
     {"huge, random sign", [](std::mt19937_64& e) { return (e() & 1U) != 0 ? 1e308 : -1e308; }},
 };
 

@@ -22,6 +22,8 @@ them all (that is the point); `retry-policy stats --impl` must reject each:
     python3 drifted.py repeats        a generator rebuilt from one seed every
                                       4096 calls, as one made per batch would be
     python3 drifted.py biased-to-0    r ** 1.1: shorter delays on average
+    python3 drifted.py 31-bit         i * (1 / (2**31 - 1)): .NET Framework's and
+                                      Mono's NextDouble, 31 bits on no binary grid
 """
 
 import math
@@ -107,6 +109,9 @@ SOURCE_DRIFTS = {
     "32-bit": lambda: random.getrandbits(32) / 2**32,
     "repeats": Repeating(seed=2024, period=4096),
     "biased-to-0": lambda: random.random() ** 1.1,
+    # Mono's and .NET Framework's System.Random.NextDouble: an integer below
+    # 2^31 - 1 times its reciprocal, 31 bits on no binary grid.
+    "31-bit": lambda: random.randrange(2147483647) * (1.0 / 2147483647),
 }
 
 DRIFTS = {"closed-form": ClosedForm, "draw-on-null": DrawOnNull, "draw-on-zero": DrawOnZero}
