@@ -1,6 +1,8 @@
 // retry-policy schedule: a policy's delays, jitter ranges and waits, for
 // people (a table), machines (--json) or the eye (--svg).
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -8,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "conformance/cli/flags.hpp"
@@ -33,30 +36,50 @@ constexpr FactoryFlag kFactoryFlags[] = {
     {"--none", Form::none, "one delivery, no second chance"},
 };
 
-// The policy's flags: the constructor's six fields, each with the text its
-// default is read from. fixed's `delay` is --initial-delay's alias.
+// The policy's flags are the constructor's six fields, named, explained and
+// defaulted by the protocol's table of members; fixed's `delay` is
+// --initial-delay's alias (the same parameter), and a factory's copies
+// (give_up_after, with_jitter) take their flags from the fields they set.
 struct FieldFlag {
-  std::string_view names;
-  std::string_view fallback;
-  std::string_view help;
+  const PolicyMember* member;
+  std::string names;     // "--initial-delay,--delay"
+  std::string fallback;  // the default, as it would be typed
 };
-constexpr FieldFlag kFieldFlags[] = {
-    {"--max-attempts", "1", "total deliveries including the first (default 1)"},
-    {"--initial-delay,--delay", "0", "seconds before the second attempt (0)"},
-    {"--multiplier", "2", "what the delay is multiplied by each time (2)"},
-    {"--max-delay", "0", "the ceiling in seconds, or 0 for none (0)"},
-    {"--jitter-factor", "0", "how far a delay may move either side, 0 to 1 (0)"},
-    {"--max-message-age", "0", "give up on anything older, or 0 for never (0)"},
-};
+
+std::vector<FieldFlag> field_flags() {
+  std::vector<FieldFlag> flags;
+  const PolicySpec defaults;
+  for (const FactoryField& field : factory_of(Form::constructor).fields) {
+    const PolicyMember& m = *policy_member(field.member);
+    FieldFlag flag{&m, std::string(m.flag), {}};
+    for (const PolicyMember& other : policy_members()) {
+      const bool alias = other.parameter == m.parameter && other.flag != m.flag;
+      if (alias) flag.names.append(",").append(other.flag);
+    }
+    const MemberValue value = m.get(defaults);
+    if (const auto* whole = std::get_if<std::int64_t>(&value)) {
+      flag.fallback = std::to_string(*whole);
+    } else {
+      char text[32];
+      const auto end = std::to_chars(text, text + sizeof text, std::get<double>(value)).ptr;
+      flag.fallback.assign(text, end);
+    }
+    flags.push_back(std::move(flag));
+  }
+  return flags;
+}
 
 class ScheduleCommand final : public Subcommand {
  public:
   explicit ScheduleCommand(CLI::App& parent)
       : Subcommand(parent.add_subcommand(
             "schedule", "Print a policy's delays, jitter ranges and cumulative waits")) {
-    for (std::size_t i = 0; i < std::size(kFieldFlags); ++i) {
-      texts_[i] = kFieldFlags[i].fallback;
-      value_option(std::string(kFieldFlags[i].names), texts_[i], std::string(kFieldFlags[i].help));
+    texts_.resize(fields_.size());
+    for (std::size_t i = 0; i < fields_.size(); ++i) {
+      texts_[i] = fields_[i].fallback;
+      value_option(
+          fields_[i].names, texts_[i],
+          std::string(fields_[i].member->meaning) + " (default " + fields_[i].fallback + ")");
     }
     for (std::size_t i = 0; i < std::size(kFactoryFlags); ++i) {
       const Factory& factory = factory_of(kFactoryFlags[i].form);
@@ -70,9 +93,8 @@ class ScheduleCommand final : public Subcommand {
   }
 
   int run() override {
-    for (const FieldFlag& flag : kFieldFlags) {
-      const std::string_view name = flag.names.substr(0, flag.names.find(','));
-      require_value(app(), name, text_of(name), "a number");
+    for (const FieldFlag& flag : fields_) {
+      require_value(app(), flag.member->flag, text_of(flag.member->flag), "a number");
     }
     require_value(app(), "--svg", svg_, "the file to draw to");
     const RetryPolicy policy = policy_from_flags();
@@ -96,8 +118,8 @@ class ScheduleCommand final : public Subcommand {
   // The text typed for `flag` (either spelling of a flag with an alias), or
   // its default.
   const std::string& text_of(std::string_view flag) const {
-    for (std::size_t i = 0; i < std::size(kFieldFlags); ++i) {
-      std::string_view names = kFieldFlags[i].names;
+    for (std::size_t i = 0; i < fields_.size(); ++i) {
+      std::string_view names = fields_[i].names;
       while (!names.empty()) {
         const std::size_t comma = names.find(',');
         if (names.substr(0, comma) == flag) return texts_[i];
@@ -129,8 +151,8 @@ class ScheduleCommand final : public Subcommand {
     for (const FactoryField& field : factory.fields) taken.push_back(field.member);
     if (chosen != nullptr)
       taken.insert(taken.end(), std::begin(kCopyMembers), std::end(kCopyMembers));
-    for (const FieldFlag& flag : kFieldFlags) {
-      const std::string_view name = flag.names.substr(0, flag.names.find(','));
+    for (const FieldFlag& flag : fields_) {
+      const std::string_view name = flag.member->flag;
       const bool is_taken = std::any_of(taken.begin(), taken.end(), [&](std::string_view m) {
         return policy_member(m)->flag == name || (name == "--initial-delay" && m == "delay");
       });
@@ -179,7 +201,8 @@ class ScheduleCommand final : public Subcommand {
     }
   }
 
-  std::string texts_[std::size(kFieldFlags)];
+  const std::vector<FieldFlag> fields_ = field_flags();
+  std::vector<std::string> texts_;
   bool factories_[std::size(kFactoryFlags)] = {};
   bool json_ = false;
   std::string svg_;

@@ -44,6 +44,7 @@ using MemberValue = std::variant<std::int64_t, double>;
 struct PolicyMember {
   std::string_view name;
   std::string_view flag;
+  std::string_view meaning;  // for a person: the command line's help
   amqp::Parameter parameter;
   bool integer;  // a JSON integer (max_attempts), not a number
   void (*set)(PolicySpec& spec, MemberValue value);
