@@ -22,14 +22,16 @@ MAX_REPORT_BYTES = 64 * 1024  # the adapter's words are clipped: no 52 MB echo
 failures = []
 
 
-def run(rp, args):
+def run(rp, args, stdin=None):
     """retry-policy ARGS: exit code, output (stdout and stderr), seconds and
     peak RSS in MB of retry-policy (the adapters here write their giant
-    answers in chunks, so theirs stays small)."""
+    answers in chunks, so theirs stays small). `stdin`: a file to read."""
     with tempfile.TemporaryFile() as out:
         started = time.monotonic()
         pid = os.fork()
         if pid == 0:
+            if stdin is not None:
+                os.dup2(os.open(stdin, os.O_RDONLY), 0)
             os.dup2(out.fileno(), 1)
             os.dup2(out.fileno(), 2)
             os.execv(rp, [rp, *args])
@@ -44,8 +46,8 @@ def run(rp, args):
     return code, text, seconds, usage.ru_maxrss / 1024
 
 
-def expect_case(name, rp, args, code, says):
-    status, text, seconds, rss = run(rp, args)
+def expect_case(name, rp, args, code, says, stdin=None):
+    status, text, seconds, rss = run(rp, args, stdin)
     if status != code:
         failures.append(f"{name}: exit {status}, expected {code}")
     for words in says:
@@ -101,6 +103,18 @@ def main(rp, python, test_adapters, work):
     expect_case("check --vectors without a line end", rp,
                 ["check", "--impl", good, "--vectors", endless, "--cases", "0"], 2,
                 [f"USAGE: {endless}:1 is 2097194 bytes, longer than the protocol's 1048576"])
+
+    # serve, fed what a hostile client might send: a 63 MB line of
+    # [{},{},...], one of 60 MB inside a string, and then a good request,
+    # which is still answered; each long line is dropped unread.
+    lines = os.path.join(work, "serve-lines.jsonl")
+    with open(lines, "wb") as f:
+        f.write(b'{"id":1,"op":"schedule","policy":{},"x":[{}' + b",{}" * (21 * 1024 * 1024) + b"]}\n")
+        f.write(b'{"id":2,"op":"schedule","policy":{},"x":"' + b"s" * (60 * 1024 * 1024) + b'"}\n')
+        f.write(b'{"id":3,"op":"schedule","policy":{"max_attempts":2}}\n')
+    expect_case("serve, 63 MB and 60 MB lines", rp, ["serve"], 0,
+                ["longer than the protocol's 1048576", '{"id":3,"ok":true,"result":[0.0]}'],
+                stdin=lines)
 
     for failure in failures:
         print("FAIL:", failure)
