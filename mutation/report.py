@@ -40,12 +40,16 @@ scripts/mutate --only REGEX         # only the mutants whose key matches
    The whole project (every suite) is built once against that copy; `src/` is never written.
    Sites in constant expressions (`constexpr`, array sizes, template arguments,
    `static_assert`) cannot switch at run time and are not mutated.
-2. **A traced run.** Every test runs once unmutated with `ACEMQ_MUTANT_TRACE` set (but those
-   labelled `ports`: the other languages' ports, their builds, units, checks and sources, where
-   the core is only `check`'s oracle), which records each site it reaches and, at a site without side effects, whether any of its
-   mutants would have produced a different value there. A test that never reached a site, or
-   where no mutant there ever changed a value, runs exactly as the original under that mutant,
-   so it is not run against it. The traced run also times each test.
+2. **A traced run.** Every test of `unit` and `properties` runs once unmutated with
+   `ACEMQ_MUTANT_TRACE` set, which records each site it reaches and, at a site without side
+   effects, whether any of its mutants would have produced a different value there. A test
+   that never reached a site, or where no mutant there ever changed a value, runs exactly as
+   the original under that mutant, so it is not run against it. The traced run also times
+   each test. The tests of `stats` and `conformance` are traced the same way only if a mutant
+   gets past both labels (or for `--matrix`): the harness runs them unmutated anyway, and
+   their trace was most of the step's time. Tests labelled `ports` (the other languages'
+   ports, their builds, units, checks and sources, where the core is only `check`'s oracle)
+   are never run.
 3. **Each mutant, each label.** Every mutant runs `unit` and `properties` (each label alone,
    exact), and the mutants both miss then run `conformance` and `stats`, until one kills it;
    `--matrix` runs every label for every mutant. Within a label, the test that killed the

@@ -8,7 +8,9 @@
 # The reference does not validate, so on invalid input it answers what Ruby
 # computes, not the contract's error: check it with --reference-profile, which
 # sends only requests on which the two agree. The injected draw `r` stands in
-# for Kernel.rand; a replay calls srand(seed) and lets the real Kernel.rand run.
+# for Kernel.rand; a replay calls srand(seed) and lets the real Kernel.rand run;
+# `sample` draws from Kernel.rand itself, the reference's default source, so
+# `retry-policy stats` tests the randomness the reference's users get.
 
 require 'json'
 require_relative 'retry_policy'
@@ -109,7 +111,25 @@ module ConformanceAdapter
       request['calls'].map do |attempt, age|
         policy.next_delay(integer(attempt, 'attempt'), number(age, 'message_age'))
       end
+    when 'sample' then sample(policy, request)
     else raise ArgumentError, 'op: unknown'
+    end
+  end
+
+  # The reference's own randomness, for `retry-policy stats`: count calls of
+  # jittered or next_delay drawing from Kernel.rand, the reference's default
+  # source (genrand_res53, 53 bits), nothing injected. Kernel.rand is one
+  # global stream: a replay's srand reseeds it, so a conversation that mixes
+  # replay and sample does not see one unbroken stream (stats sends only
+  # sample).
+  def sample(policy, request)
+    count = integer(request['count'], 'count')
+    if request.key?('delay')
+      delay = number(request['delay'], 'delay')
+      Array.new(count) { policy.jittered(delay) }
+    else
+      attempt = integer(request['attempt'], 'attempt')
+      Array.new(count) { policy.next_delay(attempt) }
     end
   end
 
