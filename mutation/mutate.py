@@ -61,10 +61,13 @@ def say(*parts):
 # ---- the build and its tests ------------------------------------------------------------
 
 
-def build(preset, jobs):
+def build(build_preset, jobs):
+    """Configures the mutation preset and builds `build_preset` of it: `mutation`
+    (every target) or `mutation-first` (the unit and property suites alone,
+    the core-suites preset's targets, which is all most runs need)."""
     t0 = time.time()
-    for command in (["cmake", "--preset", preset],
-                    ["cmake", "--build", "--preset", preset, "-j", str(jobs)]):
+    for command in (["cmake", "--preset", "mutation"],
+                    ["cmake", "--build", "--preset", build_preset, "-j", str(jobs)]):
         if subprocess.run(command, cwd=ROOT).returncode != 0:
             return None
     return time.time() - t0
@@ -213,7 +216,6 @@ def analyse(manifest, tests, labels, equivalents, last, jobs, only, matrix, trac
     if only:
         pattern = re.compile(only)
         mutants = [m for m in mutants if pattern.search(m["key"]) or pattern.search(str(m["id"]))]
-    by_label = {label: [t for t in tests if label in t.labels] for label in labels}
     results = {}
     lock = threading.Lock()
     live = []
@@ -229,7 +231,8 @@ def analyse(manifest, tests, labels, equivalents, last, jobs, only, matrix, trac
         # A side-effect-free site that never changed a value in a test
         # cannot change that test's run.
         least = 2 if m.get("pure") else 1
-        found = [t for t in by_label[label] if t.reached.get(m["id"], 0) >= least]
+        # `tests` may grow once the later labels are built and traced.
+        found = [t for t in tests if label in t.labels and t.reached.get(m["id"], 0) >= least]
         previous = last.get(m["key"], {}).get(label)
         found.sort(key=lambda t: (t.name != previous, t.seconds))
         return found
@@ -408,12 +411,18 @@ def main():
     manifest_path = args.build_dir / "schemata" / "manifest.json"
     started = time.time()
     build_seconds = None
-    if not args.no_build and not (args.list or args.replay or args.argue):
-        say("building the mutant schemata (cmake --preset mutation)")
-        build_seconds = build("mutation", args.jobs)
+    # Unit and properties first, alone; the rest of the tree only when a
+    # mutant gets past both (see trace_later), or for --matrix and --replay,
+    # which run every label.
+    built_all = args.matrix or bool(args.replay)
+    if not args.no_build and not (args.list or args.argue):
+        say(f"building the mutant schemata (cmake --preset mutation, "
+            f"{'every target' if built_all else 'the unit and property suites'})")
+        build_seconds = build("mutation" if built_all else "mutation-first", args.jobs)
         if build_seconds is None:
             say("the schemata build failed")
             return 2
+    built_all = built_all or args.no_build
     if not manifest_path.exists():
         say(f"no {manifest_path}: run cmake --preset mutation first")
         return 2
@@ -471,8 +480,18 @@ def main():
         pass
 
     def trace_later():
-        nonlocal trace_seconds
+        nonlocal trace_seconds, build_seconds
         t1 = time.time()
+        if not built_all:
+            say("building the rest of the tree, for the mutants both labels missed")
+            seconds = build("mutation", args.jobs)
+            if seconds is None:
+                raise UnmutatedFailure()
+            build_seconds = (build_seconds or 0) + seconds
+            # gtest lists a suite's tests when it is built: ask ctest again.
+            traced_names = {t.name for t in traced}
+            later[:] = [t for t in discover(args.build_dir, labels) if t.name not in traced_names]
+            tests[:] = traced + later
         say(f"tracing the other {len(later)} tests, for the mutants both labels missed")
         failed = trace_all(later, args.jobs)
         trace_seconds += time.time() - t1

@@ -37,7 +37,9 @@ scripts/mutate --only REGEX         # only the mutants whose key matches
    of `src/` into `build/mutation/schemata/` in which every site chooses at run time between
    the original and its mutants: `a > b` becomes `(mutant_on(17) ? (a >= b) : (a > b))`.
    `mutant_on` compares with `ACEMQ_MUTANT`, read once per process (unset or 0: the real core).
-   The whole project (every suite) is built once against that copy; `src/` is never written.
+   The unit and property suites are built against that copy (the `mutation-first` build
+   preset); the rest of the tree only when a mutant gets past them, or for `--matrix` and
+   `--replay`, which run every label. `src/` is never written.
    Sites in constant expressions (`constexpr`, array sizes, template arguments,
    `static_assert`) cannot switch at run time and are not mutated.
 2. **A traced run.** Every test of `unit` and `properties` runs once unmutated with
