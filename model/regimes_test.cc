@@ -103,4 +103,56 @@ TEST(ModelRegimes, ScheduleLooksAtItsFirstAndLastEntries) {
   EXPECT_TRUE(model::regimes_of_schedule(policy(1, -0.0, 2.0), 1000).has(Regime::negative_zero));
 }
 
+// The cost limit's regimes, on the sharp cases of conformance/vectors
+// (cost-limit-*): a far attempt is 2^20 + 2 or more.
+constexpr std::int64_t kFar = std::int64_t{1} << 40;
+constexpr double kUlpAboveOne = 1.0 + 0x1p-52;
+constexpr double kUlpBelowOne = 1.0 - 0x1p-53;
+
+model::Regimes far_call(const Options& o, std::int64_t attempt = kFar, double age = 0.0) {
+  return call(o, attempt, age, model::kCostEdgeWalk);
+}
+
+TEST(ModelRegimes, CreepingUnderACapOnlyForAFarCallWithAMultiplierWithin2ToTheMinus40OfOne) {
+  EXPECT_TRUE(far_call(policy(kInt64Max, 1.0, kUlpAboveOne, 2.0)).has(Regime::creeping_cap_far));
+  EXPECT_TRUE(far_call(policy(kInt64Max, 1.0, kUlpBelowOne, 0.5)).has(Regime::creeping_cap_far));
+  EXPECT_FALSE(far_call(policy(kInt64Max, 1.0, 1.0, 2.0)).has(Regime::creeping_cap_far));
+  EXPECT_FALSE(far_call(policy(kInt64Max, 1.0, kUlpAboveOne)).has(Regime::creeping_cap_far));
+  EXPECT_FALSE(far_call(policy(kInt64Max, 1.0, 1.0 + 0x1p-39, 2.0)).has(Regime::creeping_cap_far));
+  const std::int64_t near = model::kHugeAttemptSteps + 1;
+  EXPECT_FALSE(
+      far_call(policy(kInt64Max, 1.0, kUlpAboveOne, 2.0), near).has(Regime::creeping_cap_far));
+}
+
+TEST(ModelRegimes, AnAgeLimitOnAFarCallOnlyWhereTheWalkDoesNotSettle) {
+  const Options unsettled = policy(kInt64Max, 1.0, 1.000000001, 0.0, 60.0);
+  EXPECT_TRUE(far_call(unsettled, kFar, 60.0).has(Regime::age_limit_far));  // gives up
+  EXPECT_TRUE(far_call(unsettled, kFar, 59.0).has(Regime::age_limit_far));  // refused
+  // Doubling overflows to a fixed point within 1100 steps: settled.
+  EXPECT_FALSE(far_call(policy(kInt64Max, 1.0, 2.0, 0.0, 60.0), kFar, 60.0)
+                   .has(Regime::age_limit_far));
+  EXPECT_FALSE(far_call(policy(kInt64Max, 1.0, 1.000000001), kFar).has(Regime::age_limit_far));
+  // A walk too short to decide reports nothing.
+  EXPECT_FALSE(call(unsettled, kFar, 60.0, 1000).has(Regime::age_limit_far));
+}
+
+TEST(ModelRegimes, SettlingWithinAStepOfTheCostLimit) {
+  // 2^-1022 + K * 2^-1074 under multiplier 1 - 2^-53 reaches its fixed
+  // point after K steps; the multiplication that shows it makes K + 1.
+  const auto fixed_point_after = [](std::int64_t steps) {
+    const double initial = std::ldexp(static_cast<double>((std::int64_t{1} << 52) + steps), -1074);
+    return policy(kInt64Max, initial, kUlpBelowOne);
+  };
+  const std::int64_t limit = model::kHugeAttemptSteps;
+  EXPECT_FALSE(far_call(fixed_point_after(limit - 3)).has(Regime::settles_at_cost_limit));
+  EXPECT_TRUE(far_call(fixed_point_after(limit - 2)).has(Regime::settles_at_cost_limit));
+  EXPECT_TRUE(far_call(fixed_point_after(limit)).has(Regime::settles_at_cost_limit));
+  EXPECT_FALSE(far_call(fixed_point_after(limit + 1)).has(Regime::settles_at_cost_limit));
+  // Giving up walks nothing.
+  Options aged = fixed_point_after(limit);
+  aged.max_message_age = Seconds{60.0};
+  EXPECT_FALSE(far_call(aged, kFar, 60.0).has(Regime::settles_at_cost_limit));
+  EXPECT_FALSE(call(fixed_point_after(limit), kFar, 0.0, 1000).has(Regime::settles_at_cost_limit));
+}
+
 }  // namespace

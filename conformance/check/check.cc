@@ -267,10 +267,11 @@ void Checker::count_coverage(const ParsedLine& parsed, const Origin& origin, con
     } else {
       ++other_errors_;  // a valid-looking case past the cost limit
     }
-    return;
   }
-  // An answer that is a result was given to a Request.
-  for (const std::size_t row : regimes_of(std::get<Request>(parsed), core)) ++regimes_.at(row);
+  // A result, or a refused far call, was given to a Request.
+  if (const auto* request = std::get_if<Request>(&parsed)) {
+    for (const std::size_t row : regimes_of(*request, core)) ++regimes_.at(row);
+  }
 }
 
 // On a pass: what the agreement was about, so a run that never reached a

@@ -153,8 +153,24 @@ class Classifier {
 std::span<const std::string_view> coverage_rows() { return kRows; }
 
 std::vector<std::size_t> regimes_of(const Request& request, const Answer& answer) {
-  if (!answer.ok) return {};
-  return Classifier(request, answer).regimes();
+  if (answer.ok) return Classifier(request, answer).regimes();
+  // A refusal reaches a regime only as a far next_delay call on a valid
+  // policy: the cost limit's regimes say which side of the limit it fell on.
+  const auto* call = std::get_if<NextDelayCall>(&request.op);
+  if (call == nullptr || call->attempt - 1 <= model::kHugeAttemptSteps) return {};
+  std::optional<RetryPolicy> policy;
+  try {
+    policy.emplace(make_policy(request.policy));
+  } catch (const PolicyRefused&) {
+    return {};
+  }
+  const model::Regimes reached =
+      model::regimes_of_far_call(policy->options(), call->attempt, call->message_age, kCoverageWalk);
+  std::vector<std::size_t> rows;
+  for (const model::RegimeRow& row : model::kRegimeRows) {
+    if (reached.has(row.regime)) rows.push_back(static_cast<std::size_t>(row.regime));
+  }
+  return rows;
 }
 
 }  // namespace acemq::conformance

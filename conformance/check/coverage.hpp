@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "acemq/model/regimes.hpp"
 #include "conformance/protocol/answer.hpp"
 #include "conformance/protocol/request.hpp"
 
@@ -23,11 +24,14 @@ namespace acemq::conformance {
 // order, then the protocol's own.
 std::span<const std::string_view> coverage_rows();
 
-inline constexpr std::int64_t kCoverageWalk = std::int64_t{1} << 16;
+// Long enough to tell a walk that settles one step past the cost limit from
+// one that does not (model::kCostEdgeWalk): a few milliseconds for each far
+// call, about 1 in 100 of the generated ones.
+inline constexpr std::int64_t kCoverageWalk = model::kCostEdgeWalk;
 
-// The rows (indices into coverage_rows()) a valid request reached; `answer`
-// is the core's, which must be a result (ok). Never throws for a request
-// the core answered.
+// The rows (indices into coverage_rows()) a request reached, given the
+// core's answer: a result's regimes, or for a refused far next_delay call
+// the cost limit's. Never throws.
 std::vector<std::size_t> regimes_of(const Request& request, const Answer& answer);
 
 }  // namespace acemq::conformance

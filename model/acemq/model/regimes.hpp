@@ -1,7 +1,7 @@
 // regimes: the corners of the contract where retry-policy arithmetic breaks,
 // defined once for every harness that asks which of them a case reached:
 // the properties' coverage shares and `retry-policy check`'s tally speak of
-// the same eight things, judged the same way.
+// the same eleven things, judged the same way.
 //
 // A regime is judged from the policy, the call and the model's own walk of
 // the schedule loop (contract.hpp), never from the core. Walks stop at a
@@ -29,8 +29,11 @@ enum class Regime : std::size_t {
   age_at_limit,
   past_remembered_prefix,
   huge_attempt,
+  creeping_cap_far,
+  age_limit_far,
+  settles_at_cost_limit,
 };
-inline constexpr std::size_t kRegimeCount = 8;
+inline constexpr std::size_t kRegimeCount = 11;
 
 struct RegimeRow {
   Regime regime;
@@ -53,6 +56,13 @@ inline constexpr std::array<RegimeRow, kRegimeCount> kRegimeRows = {{
      "attempt past the core's remembered running values, where it walks"},
     {Regime::huge_attempt, "huge attempt",
      "huge attempt: past 2^20 + 1, which only an early exit or giving up answers"},
+    {Regime::creeping_cap_far, "creeping under a cap, far",
+     "huge attempt under a cap, multiplier within 2^-40 of 1: the cap exit alone decides"},
+    {Regime::age_limit_far, "age limit, far, unsettled",
+     "huge attempt with an age limit on a walk past the cost limit: giving up comes first"},
+    {Regime::settles_at_cost_limit, "settles at the cost limit",
+     "a walk that settles at 2^20 - 1, 2^20 or 2^20 + 1 multiplications: either side of the "
+     "limit"},
 }};
 
 inline constexpr std::string_view regime_name(Regime regime) {
@@ -120,6 +130,33 @@ inline Regimes regimes_of_entry(const Options& o, std::int64_t entry, std::int64
   return r;
 }
 
+// A walk this long decides the cost limit's regimes: it sees a walk settle
+// at 2^20 + 1 multiplications and tell it from one that does not.
+inline constexpr std::int64_t kCostEdgeWalk = kHugeAttemptSteps + 2;
+
+// The regimes of a huge attempt at the protocol's cost limit, where ports
+// disagree on which calls are answered (conformance/README.md, Limits).
+// Creeping under a cap needs no walk; the other two walk the model's
+// protocol_cost up to kCostEdgeWalk steps (a few milliseconds), and only when
+// the caller's `walk_limit` allows a walk that long.
+inline Regimes regimes_of_far_call(const Options& o, std::int64_t attempt, double message_age,
+                                   std::int64_t walk_limit) {
+  Regimes r;
+  if (attempt - 1 <= kHugeAttemptSteps || std::isnan(message_age)) return r;
+  const bool given_up = gives_up(o, attempt, message_age);
+  const double multiplier = o.multiplier;
+  // Within 2^-40 of 1 a step moves the running value by a few ulps, so the
+  // cap is passed (or, below 1, left) only millions of steps in.
+  r.add(Regime::creeping_cap_far, !given_up && o.max_delay.count() > 0.0 && multiplier != 1.0 &&
+                                      std::fabs(multiplier - 1.0) <= 0x1p-40);
+  if (walk_limit < kCostEdgeWalk) return r;
+  const std::int64_t cost = protocol_cost(o, attempt, kCostEdgeWalk);
+  r.add(Regime::age_limit_far, o.max_message_age.count() > 0.0 && cost > kHugeAttemptSteps);
+  r.add(Regime::settles_at_cost_limit,
+        !given_up && cost >= kHugeAttemptSteps - 1 && cost <= kHugeAttemptSteps + 1);
+  return r;
+}
+
 // The regimes of a call next_delay(attempt, message_age) on policy `o`: its
 // policy, its arguments and, when it does not give up, the running value
 // its entry comes from. `remembered` is how many running values the core
@@ -136,7 +173,9 @@ inline Regimes regimes_of_call(const Options& o, std::int64_t attempt, double me
   // must decide that too without walking.
   r.add(Regime::past_remembered_prefix, attempt > remembered);
   r.add(Regime::huge_attempt, attempt > kHugeAttemptSteps + 1);
-  if (attempt < 1 || std::isnan(message_age) || gives_up(o, attempt, message_age)) return r;
+  if (attempt < 1) return r;
+  r |= regimes_of_far_call(o, attempt, message_age, walk_limit);
+  if (std::isnan(message_age) || gives_up(o, attempt, message_age)) return r;
   r |= regimes_of_entry(o, attempt, walk_limit);
   return r;
 }
