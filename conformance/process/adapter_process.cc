@@ -194,6 +194,17 @@ std::string AdapterProcess::finish(std::chrono::milliseconds grace) {
     ::close(to_child_);
     to_child_ = -1;
   }
+  std::string extra;
+  std::size_t dropped = 0;
+  switch (reader_.next(extra, dropped, grace)) {
+    case LineReader::Status::line:
+    case LineReader::Status::too_long:
+      return "wrote a line after its last answer (" + std::to_string(extra.size() + dropped) +
+             " bytes), then " + reap(grace);
+    case LineReader::Status::timeout:
+    case LineReader::Status::end:
+    case LineReader::Status::error: break;
+  }
   return reap(grace);
 }
 

@@ -35,7 +35,10 @@ class AdapterProcess {
   Outcome receive(std::string& answer, std::chrono::milliseconds timeout);
 
   // Closes the adapter's stdin and waits for it to exit, killing it after
-  // `grace`. Returns how it ended ("exit status 0", "killed by signal 9").
+  // `grace`. Returns how it ended ("exit status 0", "killed by signal 9"),
+  // after what it wrote past its last answer, if anything: a line after the
+  // end of input answers no request, and breaks the protocol as surely as
+  // a bad exit status.
   std::string finish(std::chrono::milliseconds grace);
 
   // What became of a process that stopped answering (died or timed out),

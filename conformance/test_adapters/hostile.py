@@ -67,7 +67,14 @@ MODES = {
     # kept to 4 kB and shown clipped.
     "big-error": lambda line: giant(
         b'{"id":' + answer_id(line) + b',"ok":false,"error":"', b"e", 3 * MB, b'"}'),
+    # Every answer right, then one more line once the input ends: an answer
+    # to no request, which passed as AGREE until check read past the last
+    # answer (a Go port's EOF test inverted writes just this).
+    "line-after-the-end": lambda line: sys.stdout.buffer.write(
+        adapter.answer_line(line).encode("ascii") + b"\n"),
 }
+# What a mode writes once its input ends.
+AT_THE_END = {"line-after-the-end": b'{"id":null,"ok":false,"error":"line: empty"}\n'}
 
 
 def main():
@@ -79,6 +86,7 @@ def main():
             line = b"{}"
         mode(line)
         sys.stdout.buffer.flush()
+    sys.stdout.buffer.write(AT_THE_END.get(sys.argv[1], b""))
 
 
 if __name__ == "__main__":

@@ -70,6 +70,7 @@ CASES = [
     ("huge-wrong-id", "holds a string of more than 4194304 bytes", "ADAPTER FAILED"),
     ("huge-error", "holds a string of more than 4194304 bytes", "ADAPTER FAILED"),
     ("big-wrong-id", "answered id \"xxxxxxxx", "ADAPTER FAILED"),
+    ("line-after-the-end", "wrote a line after its last answer", "after its last answer"),
 ]
 
 
