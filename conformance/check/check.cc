@@ -414,17 +414,20 @@ int Checker::run() {
   if (!start_adapter()) return 2;
 
   bool going = true;
+  // With fail_fast, the first mismatch ends the run: the verdict is known.
+  const auto still_going = [this] { return !(options_.fail_fast && mismatches_ > 0); };
   for (const std::string& path : options_.vectors) {
-    if (!(going = send_vector_file(path))) break;
+    if (!(going = send_vector_file(path) && still_going())) break;
     report_progress("vectors " + path.substr(path.find_last_of('/') + 1) + " sent");
   }
   CaseGenerator generator(options_.seed, options_.profile);
   for (std::int64_t i = 0; going && i < options_.cases; ++i) {
     const GeneratedCase generated = generator.next(i + 1);
-    going = compare(
-        generated.line, generated.parsed,
-        {std::string(generated.kind), "generated case " + std::to_string(i + 1), generated.rule},
-        std::nullopt);
+    going = compare(generated.line, generated.parsed,
+                    {std::string(generated.kind), "generated case " + std::to_string(i + 1),
+                     generated.rule},
+                    std::nullopt) &&
+            still_going();
     report_progress("generated case " + std::to_string(i + 1) + " of " +
                     std::to_string(options_.cases));
   }

@@ -33,6 +33,7 @@ struct CheckOptions {
   int shrink_shown = 3;                      // distinct shrunk mismatches shown in full
   int shrink_budget = 400;                   // adapter queries per shrink
   double progress_interval = 5.0;            // seconds between progress lines
+  bool fail_fast = false;                    // stop sending at the first mismatch
 };
 
 // The report goes to `out`; a progress line every progress_interval seconds

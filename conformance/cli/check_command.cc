@@ -88,6 +88,8 @@ class CheckCommand final : public Subcommand {
                    "(for checking the reference itself, which does not validate)");
     value_option("--timeout", timeout_, "seconds to wait for each answer (default 10)");
     value_option("--show", show_, "distinct mismatches to shrink and show in full (default 3)");
+    app().add_flag("--fail-fast", options_.fail_fast,
+                   "stop at the first answer that differs, exit 1, send no more");
     value_option("--progress-every", progress_,
                  "seconds between progress lines on stderr (default 5)");
   }
