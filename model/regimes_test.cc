@@ -129,8 +129,8 @@ TEST(ModelRegimes, AnAgeLimitOnAFarCallOnlyWhereTheWalkDoesNotSettle) {
   EXPECT_TRUE(far_call(unsettled, kFar, 60.0).has(Regime::age_limit_far));  // gives up
   EXPECT_TRUE(far_call(unsettled, kFar, 59.0).has(Regime::age_limit_far));  // refused
   // Doubling overflows to a fixed point within 1100 steps: settled.
-  EXPECT_FALSE(far_call(policy(kInt64Max, 1.0, 2.0, 0.0, 60.0), kFar, 60.0)
-                   .has(Regime::age_limit_far));
+  EXPECT_FALSE(
+      far_call(policy(kInt64Max, 1.0, 2.0, 0.0, 60.0), kFar, 60.0).has(Regime::age_limit_far));
   EXPECT_FALSE(far_call(policy(kInt64Max, 1.0, 1.000000001), kFar).has(Regime::age_limit_far));
   // A walk too short to decide reports nothing.
   EXPECT_FALSE(call(unsettled, kFar, 60.0, 1000).has(Regime::age_limit_far));

@@ -1,6 +1,7 @@
 #include "conformance/check/case_generator.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -353,6 +354,21 @@ constexpr Choice<std::int64_t> kCallAttempts[] = {
      [](Dice& d, const Context& c) { return choose<std::int64_t>(d, kAttempts, c); }},
 };
 
+// How many calls a replay makes. Ruby's MT19937 makes each draw from two
+// words of its state, and the twist that refills the state reads words it
+// has already replaced from word 227 on: a slip in the twist shows only from
+// the 114th draw, which only a long replay takes (the protocol allows 256).
+constexpr Choice<std::int64_t> kReplayLengths[] = {
+    {"1 to 12 calls", 88, [](Dice& d, const Context&) { return d.between(1, 12); }},
+    {"13 to 40 calls", 10, [](Dice& d, const Context&) { return d.between(13, 40); }},
+    {"160 to 255 calls: past the 113th draw", 1.5,
+     [](Dice& d, const Context&) {
+       return d.between(160, static_cast<std::int64_t>(kMaxReplayCalls) - 1);
+     }},
+    {"256 calls: the most a replay may make", 0.5,
+     [](Dice&, const Context&) { return static_cast<std::int64_t>(kMaxReplayCalls); }},
+};
+
 constexpr Choice<double> kCallAges[] = {
     {"zero", 5, [](Dice&, const Context&) { return 0.0; }},
     {"any age", 2, [](Dice& d, const Context& c) { return choose<double>(d, kAges, c); }},
@@ -411,7 +427,9 @@ PolicyParameters policy_parameters(Dice& d, Context& c) {
       c.replay && d.chance(0.7) ? replay_jitter(d) : choose<double>(d, kJitterFactors, c);
   o.max_message_age = amqp::Seconds{choose<double>(d, kAgeLimits, c)};
   for (bool& present : p.has) present = d.chance(0.75);
-  p.has[0] = true;  // max_attempts: the default 1 makes a dull policy
+  // max_attempts: the default 1 makes a dull policy, but the default must
+  // be seen too.
+  p.has[0] = !d.chance(0.05);
   if (d.chance(0.2)) p.spec.give_up_after = d.chance(0.3) ? 0.0 : d.with_exponent(-10, 12);
   // A factor of 0 never draws, which would make a replay say nothing about
   // draws; keep most replays jittered.
@@ -524,6 +542,17 @@ constexpr Choice<FarCall> kFarCalls[] = {
        call.attempt = far_attempt(d, call.policy.max_attempts);
        return call;
      }},
+    // The cap exit is strict: a running value equal to the cap has not
+    // passed it. With the cap equal to the value after 2^20 steps, the exit
+    // comes at step 2^20 + 1, past the limit; a port that tests >= stops
+    // one step early and answers.
+    {"a cap equal to the running value after 2^20 steps", 1.5,
+     [](Dice& d, const Context&) {
+       FarCall call{far_policy(d, d.with_exponent(-10, 12), creeping_up(d))};
+       call.policy.max_delay = amqp::Seconds{model::running_value(call.policy, kCostLimit + 1)};
+       call.attempt = far_attempt(d, call.policy.max_attempts);
+       return call;
+     }},
     {"creeping down under a cap: the cap exit must not fire", 1,
      [](Dice& d, const Context&) {
        const double initial = d.with_exponent(-10, 12);
@@ -532,7 +561,7 @@ constexpr Choice<FarCall> kFarCalls[] = {
        call.attempt = far_attempt(d, call.policy.max_attempts);
        return call;
      }},
-    {"an age limit on a walk that never settles: giving up comes first", 2,
+    {"an age limit on a walk that never settles: giving up comes first", 3,
      [](Dice& d, const Context&) {
        const double multiplier = d.chance(0.5)   ? creeping_up(d)
                                  : d.chance(0.5) ? creeping_down(d)
@@ -551,13 +580,32 @@ constexpr Choice<FarCall> kFarCalls[] = {
        call.attempt = far_attempt(d, call.policy.max_attempts);
        return call;
      }},
+    {"an attempt at the limit on a walk that never settles", 2,
+     [](Dice& d, const Context&) {
+       // Attempt 2^20 + 1 needs 2^20 multiplications, the most answered;
+       // 2^20 + 2, one more, is a far attempt of the other rows.
+       FarCall call{far_policy(d, d.with_exponent(-10, 12),
+                               d.chance(0.5) ? creeping_up(d) : creeping_down(d))};
+       call.attempt = kCostLimit + d.between(0, 1);
+       return call;
+     }},
+    // The zero exit answers any far attempt at once; under multiplier -0.0
+    // the sign still flips every step, so the parity of the steps left
+    // decides it, and a port that walks on instead hangs or is refused.
+    {"a zero under multiplier -0.0, far: the parity decides its sign", 1,
+     [](Dice& d, const Context&) {
+       FarCall call{far_policy(d, d.with_exponent(-10, 12), -0.0)};
+       call.attempt = far_attempt(d, call.policy.max_attempts) - d.between(0, 1);
+       return call;
+     }},
     {"a rounding fixed point reached within a step of the limit", 2,
      [](Dice& d, const Context&) {
        // Times 1 - 2^-53, 2^-1022 + K * 2^-1074 loses one ulp a step and
        // stops at 2^-1022, where the product is a tie that rounds back to
        // it: K steps, and the multiplication that shows it is the K+1-th.
        const std::int64_t steps = exit_step(d) - 1;
-       const double initial = std::ldexp(static_cast<double>((std::int64_t{1} << 52) + steps), -1074);
+       const double initial =
+           std::ldexp(static_cast<double>((std::int64_t{1} << 52) + steps), -1074);
        FarCall call{far_policy(d, initial, 1.0 - 0x1p-53)};
        if (d.chance(0.3)) call.policy.max_delay = amqp::Seconds{d.with_exponent(-10, 12)};
        call.attempt = far_attempt(d, call.policy.max_attempts);
@@ -589,10 +637,10 @@ ordered_json far_call_request(Dice& d, std::int64_t id, const Context& c) {
 // ---- Requests -------------------------------------------------------------
 
 // The share of the full profile's next_delay requests that are far calls
-// at the cost limit's edges: about 25 in a run of 5000 cases, each a walk of a
-// million steps in a port (0.1 s in Python), so a share of 1.5% costs Python
-// about 2 s a run; the sharpest edges are in the vectors besides.
-constexpr double kFarCallShare = 0.015;
+// at the cost limit's edges: about 30 in a run of 5000 cases, each a walk of a
+// million steps in a port (0.1 s in Python), so a share of 2% costs Python
+// about 3 s a run; the sharpest edges are in the vectors besides.
+constexpr double kFarCallShare = 0.02;
 
 ordered_json valid_request(Dice& d, Profile profile, std::int64_t id, std::string_view op) {
   Context c;
@@ -623,7 +671,7 @@ ordered_json valid_request(Dice& d, Profile profile, std::int64_t id, std::strin
   } else if (op == "replay") {
     request["seed"] = choose<std::int64_t>(d, kSeeds, c);
     ordered_json calls = ordered_json::array();
-    const std::int64_t count = d.chance(0.1) ? d.between(13, 40) : d.between(1, 12);
+    const std::int64_t count = choose<std::int64_t>(d, kReplayLengths, c);
     for (std::int64_t i = 0; i < count; ++i) {
       const std::int64_t attempt = within_reference(choose<std::int64_t>(d, kCallAttempts, c));
       calls.push_back(ordered_json::array({attempt, wire(choose<double>(d, kCallAges, c))}));
@@ -637,16 +685,29 @@ ordered_json valid_request(Dice& d, Profile profile, std::int64_t id, std::strin
 
 // A valid request's line, broken so that it is no JSON object within the
 // protocol's limits (conformance/README.md, Requests). Sent in turn, not by
-// weight, so that a run of 5000 cases (about 25 malformed lines) sends every
-// kind, and its report can say so for each.
+// weight, so that a run of 5000 cases (about 75 malformed lines) sends every
+// kind three times, and its report can say so for each.
 struct Malformation {
   std::string_view name;
   std::string (*make)(Dice&, const std::string& valid);
 };
 
-std::string inserted(const std::string& valid, const std::string& member) {
+// The valid line with its id (the first member, a number) written as
+// `raw`: a bad string there is the line's only fault, so a port that misses
+// it answers the request instead of refusing the line. (In an unknown
+// member it would be refused for the member anyway.)
+std::string with_raw_id(const std::string& valid, std::string_view raw) {
+  const std::size_t start = valid.find(':') + 1;
+  const std::size_t end = valid.find(',', start);
+  return valid.substr(0, start) + std::string(raw) + valid.substr(end);
+}
+
+// A line of exactly `bytes` bytes: the valid line with spaces (JSON
+// whitespace) after its opening brace, so that only its length can make it
+// an error.
+std::string padded_to(const std::string& valid, std::size_t bytes) {
   std::string line = valid;
-  line.insert(1, member + ",");
+  if (line.size() < bytes) line.insert(1, bytes - line.size(), ' ');
   return line;
 }
 
@@ -662,22 +723,91 @@ const Malformation kMalformations[] = {
     {"empty", [](Dice&, const std::string&) { return std::string(); }},
     {"only whitespace", [](Dice&, const std::string&) { return std::string("   \t "); }},
     {"a byte-order mark", [](Dice&, const std::string& v) { return "\xEF\xBB\xBF" + v; }},
-    {"nested 40 deep",
-     [](Dice&, const std::string& v) {
-       return inserted(v, "\"deep\":" + std::string(40, '[') + std::string(40, ']'));
+    // The request object is one level: an id nested 32 deep makes 33, one
+    // past the protocol's 32 (the id form "nested 32 deep in all" is the
+    // deepest answered); 40 deep is well past it.
+    {"nested 33 deep, or 41",
+     [](Dice& d, const std::string& v) {
+       // After a string with escapes, sometimes: a depth counter that
+       // misreads them leaves the string late and misses the brackets.
+       if (d.chance(0.5)) {
+         std::string id = R"(["\"\\", )";
+         id.append(31, '[');
+         id.append(31, ']');
+         return with_raw_id(v, id + "]");
+       }
+       const std::size_t depth = d.chance(0.5) ? 32 : 40;
+       return with_raw_id(v, std::string(depth, '[') + std::string(depth, ']'));
      }},
-    {"invalid UTF-8",
-     [](Dice&, const std::string& v) { return inserted(v, "\"note\":\"\xFF\xFE\""); }},
-    {"a lone surrogate",
-     [](Dice&, const std::string& v) { return inserted(v, "\"note\":\"\\ud800\""); }},
+    {"invalid UTF-8", [](Dice&, const std::string& v) { return with_raw_id(v, "\"\xFF\xFE\""); }},
+    // Lone surrogates in the id, each where a scanner that pairs them
+    // carelessly would pass it; a row each, so that every run sends each.
+    {"a lone high surrogate",
+     [](Dice&, const std::string& v) { return with_raw_id(v, R"("\ud800")"); }},
+    {"a lone high surrogate, last in its string",
+     [](Dice&, const std::string& v) { return with_raw_id(v, R"("a\udbff")"); }},
+    {"a high surrogate before a plain character",
+     [](Dice& d, const std::string& v) {
+       return with_raw_id(v, d.chance(0.5) ? R"("\ud800x")" : R"("\ud800xudc00")");
+     }},
+    {"a high surrogate before an escape that is no low half",
+     [](Dice& d, const std::string& v) {
+       return with_raw_id(v, d.chance(0.5) ? R"("\udbff\ue000")" : R"("\ud800\u0041")");
+     }},
+    {"a high surrogate before another high one",
+     [](Dice& d, const std::string& v) {
+       return with_raw_id(v, d.chance(0.5) ? R"("\ud83d\ud83d\ude00")" : R"("\ud800\udbff")");
+     }},
+    {"a lone high surrogate right after another escape",
+     [](Dice&, const std::string& v) { return with_raw_id(v, R"("\u00e9\ud800")"); }},
+    // A line that ends inside an escape: a scanner that reads past the
+    // line's end crashes on it.
+    {"ends inside an escape",
+     [](Dice& d, const std::string& v) {
+       static constexpr std::string_view kEnds[] = {R"("x\)", R"("\ud800\)", R"("\ud800)",
+                                                    R"("\ud800\u)"};
+       const std::string line = with_raw_id(v, d.one_of(kEnds));
+       return line.substr(0, line.find(',', 5));
+     }},
+    {"a lone low surrogate right after a pair",
+     [](Dice&, const std::string& v) { return with_raw_id(v, R"("\ud83d\ude00\udc00")"); }},
+    {"a lone low surrogate, the last of the range",
+     [](Dice&, const std::string& v) { return with_raw_id(v, R"("x\udfff y")"); }},
+    {"a lone surrogate inside an array or an object's key",
+     [](Dice& d, const std::string& v) {
+       return with_raw_id(v, d.chance(0.5) ? R"([1, ["ok", "\ud800"]])" : R"({"\udc00": 1})");
+     }},
     {"a control character in a string",
-     [](Dice&, const std::string& v) { return inserted(v, "\"note\":\"tab\there\""); }},
-    {"a bare NaN", [](Dice&, const std::string& v) { return inserted(v, "\"x\":NaN"); }},
+     [](Dice& d, const std::string& v) {
+       static constexpr std::string_view kRaw[] = {"\"tab\there\"", "\"\x01\"",
+                                                   "\"vertical\x0btab\"", "\"\x1f\""};
+       return with_raw_id(v, d.one_of(kRaw));
+     }},
+    {"a bare NaN",
+     [](Dice& d, const std::string& v) {
+       return with_raw_id(v, d.chance(0.5) ? "NaN" : "-Infinity");
+     }},
+    // A float, or an integer of 400 digits, which a reader of integers may
+    // keep exact where the protocol calls it malformed.
     {"a number beyond binary64",
-     [](Dice&, const std::string& v) { return inserted(v, "\"x\":1e400"); }},
+     [](Dice& d, const std::string& v) {
+       std::string number = "1";
+       number.append(400, '0');
+       static constexpr std::string_view kWhere[] = {"", "[1, ", "{\"a\": 1, \"b\": "};
+       static constexpr std::string_view kEnd[] = {"", "]", "}"};
+       const std::size_t where = static_cast<std::size_t>(d.between(0, 2));
+       std::string id(kWhere[where]);
+       id += d.chance(0.5) ? std::string("1e400") : number;
+       id += kEnd[where];
+       return with_raw_id(v, id);
+     }},
+    // One byte past the limit, or two buffers past it: a reader whose buffer
+    // is a byte short or long answers the first, or refuses a line it must
+    // answer (the layout "padded to exactly 1 MiB"); the second is dropped
+    // over more than one read.
     {"longer than 1 MiB",
-     [](Dice&, const std::string& v) {
-       return inserted(v, "\"pad\":\"" + std::string(kMaxLineBytes, 'p') + "\"");
+     [](Dice& d, const std::string& v) {
+       return padded_to(v, kMaxLineBytes + (d.chance(0.5) ? 1 : 2 * kMaxLineBytes));
      }},
     // A NUL is not JSON, but a JSON reader may take it for the end of its
     // input and answer the bytes before it, as this kit's once did.
@@ -685,10 +815,12 @@ const Malformation kMalformations[] = {
      [](Dice&, const std::string& v) { return v + std::string(1, '\0') + "{\"garbage"; }},
     {"a NUL byte in a string",
      [](Dice&, const std::string& v) {
-       return inserted(v, "\"note\":\"a" + std::string(1, '\0') + "b\"");
+       return with_raw_id(v, "\"a" + std::string(1, '\0') + "b\"");
      }},
     {"a lone low surrogate",
-     [](Dice&, const std::string& v) { return inserted(v, "\"note\":\"\\udc00\""); }},
+     [](Dice& d, const std::string& v) {
+       return with_raw_id(v, d.chance(0.5) ? R"("\udc00")" : R"("\udc00\udc00")");
+     }},
 };
 
 // ---- Invalid requests -----------------------------------------------------
@@ -757,10 +889,14 @@ const InvalidRule kInvalidRules[] = {
      }},
     {"policy.give_up_after negative or NaN", 1, kAnyOp,
      [](Dice& d, ordered_json& r) {
-       r["policy"]["give_up_after"] = d.chance(0.5) ? ordered_json(-1.0) : kNaN;
+       static const ordered_json kBad[] = {-1.0, kNaN, "soon", nullptr};
+       r["policy"]["give_up_after"] = d.one_of(kBad);
      }},
     {"policy.with_jitter outside [0, 1]", 1, kAnyOp,
-     [](Dice& d, ordered_json& r) { r["policy"]["with_jitter"] = d.chance(0.5) ? 1.5 : -0.25; }},
+     [](Dice& d, ordered_json& r) {
+       static const ordered_json kBad[] = {1.5, -0.25, "half", nullptr};
+       r["policy"]["with_jitter"] = d.one_of(kBad);
+     }},
     {"the base policy is validated before its copies", 1, kAnyOp,
      [](Dice&, ordered_json& r) {
        r["policy"] = {{"max_attempts", 3}, {"jitter_factor", 1.5}, {"with_jitter", 0.5}};
@@ -774,6 +910,27 @@ const InvalidRule kInvalidRules[] = {
     {"factory fixed without its delay", 1, kAnyOp,
      [](Dice&, ordered_json& r) {
        r["policy"] = {{"factory", "fixed"}, {"max_attempts", 3}};
+     }},
+    {"a factory's field out of range", 1, kAnyOp,
+     [](Dice& d, ordered_json& r) {
+       static const ordered_json kBad[] = {
+           {{"factory", "fixed"}, {"max_attempts", 3}, {"delay", -1.0}},
+           {{"factory", "fixed"}, {"max_attempts", 0}, {"delay", 1.0}},
+           {{"factory", "fixed"}, {"max_attempts", 3}, {"delay", "Infinity"}},
+           {{"factory", "exponential"}, {"max_attempts", 3}, {"initial_delay", -0.5}},
+           {{"factory", "exponential"},
+            {"max_attempts", 3},
+            {"initial_delay", 1.0},
+            {"max_delay", "NaN"}},
+           {{"factory", "exponential"}, {"max_attempts", -1}, {"initial_delay", 1.0}},
+           {{"factory", "fixed"}, {"max_attempts", 3}, {"delay", "soon"}},
+           {{"factory", "exponential"}, {"max_attempts", 3}, {"initial_delay", nullptr}},
+           {{"factory", "exponential"},
+            {"max_attempts", 3},
+            {"initial_delay", 1.0},
+            {"max_delay", "none"}},
+       };
+       r["policy"] = d.one_of(kBad);
      }},
     {"factory none with max_attempts", 1, kAnyOp,
      [](Dice&, ordered_json& r) {
@@ -819,6 +976,17 @@ const InvalidRule kInvalidRules[] = {
      }},
     {"attempt past int64", 1, "next_delay",
      [](Dice& d, ordered_json& r) { r["attempt"] = d.one_of(kPastInt64); }},
+    {"a required member missing", 1, "next_delay",
+     [](Dice&, ordered_json& r) { r.erase("attempt"); }},
+    {"a required member missing", 0.5, "jittered",
+     [](Dice& d, ordered_json& r) { r.erase(d.chance(0.5) ? "delay" : "r"); }},
+    {"a required member missing", 0.5, "replay",
+     [](Dice& d, ordered_json& r) { r.erase(d.chance(0.5) ? "seed" : "calls"); }},
+    {"message_age not a number", 1, "next_delay",
+     [](Dice& d, ordered_json& r) {
+       static const ordered_json kBad[] = {nullptr, "old", true, ordered_json::array({1.0})};
+       r["message_age"] = d.one_of(kBad);
+     }},
     {"message_age NaN", 1, "next_delay",
      [](Dice&, ordered_json& r) {
        r["message_age"] = kNaN;
@@ -833,6 +1001,16 @@ const InvalidRule kInvalidRules[] = {
     {"r outside [0, 1) or not a number", 1, "next_delay",
      [](Dice& d, ordered_json& r) {
        static const ordered_json kBad[] = {1.0, -5e-324, "NaN", 1.5, nullptr};
+       r.erase("jitter");
+       r["r"] = d.one_of(kBad);
+     }},
+    // Out of range even where no jitter applies: a port that checks r only
+    // when it draws answers these.
+    {"r outside [0, 1) where no jitter applies", 1, "next_delay",
+     [](Dice& d, ordered_json& r) {
+       static const ordered_json kBad[] = {-5e-324, -0.5, 1.0};
+       r["policy"] = {{"max_attempts", 5}, {"initial_delay", d.chance(0.5) ? 0.0 : 1.0}};
+       r["attempt"] = 2;
        r.erase("jitter");
        r["r"] = d.one_of(kBad);
      }},
@@ -879,9 +1057,10 @@ const InvalidRule kInvalidRules[] = {
      [](Dice&, ordered_json& r) { r["calls"] = ordered_json::object(); }},
     {"a replay call with a bad attempt or age", 1, "replay",
      [](Dice& d, ordered_json& r) {
-       static const ordered_json kBad[] = {ordered_json::array({1.5, 0}),
-                                           ordered_json::array({0, 0}),
-                                           ordered_json::array({1, "NaN"})};
+       static const ordered_json kBad[] = {
+           ordered_json::array({1.5, 0}), ordered_json::array({0, 0}),
+           ordered_json::array({1, "NaN"}), ordered_json::array({1, "old"}),
+           ordered_json::array({1, nullptr})};
        r["calls"].push_back(d.one_of(kBad));
      }},
     {"a replay of 257 calls", 1, "replay",
@@ -907,23 +1086,69 @@ enum class Sort { valid, invalid, malformed };
 bool in_full(const Context& c) { return c.profile == Profile::full; }
 constexpr Choice<Sort> kSorts[] = {
     {"valid", 90, [](Dice&, const Context&) { return Sort::valid; }},
-    {"invalid: breaks one rule", 9.5, [](Dice&, const Context&) { return Sort::invalid; }, in_full},
-    {"malformed: no JSON object", 0.5, [](Dice&, const Context&) { return Sort::malformed; },
+    {"invalid: breaks one rule", 8.5, [](Dice&, const Context&) { return Sort::invalid; }, in_full},
+    {"malformed: no JSON object", 1.5, [](Dice&, const Context&) { return Sort::malformed; },
      in_full},
 };
 
-// A valid request's id: a number mostly; sometimes a string of non-ASCII
-// text, which the answer must echo as ASCII (escaped), or null.
+// A valid request's id, as the JSON text the line holds: a number mostly;
+// sometimes any other JSON value, which the answer must echo as the same
+// value (check compares ids as values), written as ASCII. The escapes are
+// where a port's own string scanner (for lone surrogates, for nesting) can
+// slip: an escaped pair, an escaped backslash before "u", brackets and
+// quotes inside a string.
 struct IdForm {
   std::string_view name;
   double weight;
-  ordered_json (*make)(std::int64_t id);
+  std::string (*make)(std::int64_t id);
 };
 const IdForm kIdForms[] = {
-    {"a whole number", 96, [](std::int64_t id) { return ordered_json(id); }},
-    {"non-ASCII text", 3,
-     [](std::int64_t id) { return ordered_json("r\u00e9essai \u2713 " + std::to_string(id)); }},
-    {"null", 1, [](std::int64_t) { return ordered_json(); }},
+    {"a whole number", 92, [](std::int64_t id) { return std::to_string(id); }},
+    {"non-ASCII text", 2,
+     [](std::int64_t id) {
+       return ordered_json("r\u00e9essai \u2713 " + std::to_string(id)).dump();
+     }},
+    {"escaped text: BMP, a surrogate pair", 1,
+     [](std::int64_t id) {
+       return R"("r\u00e9essai \u2713 \ud83d\ude00 )" + std::to_string(id) + "\"";
+     }},
+    // The first and last pairs, and the neighbours of the surrogate range.
+    {"escaped text: surrogates at the edges of their range", 0.5,
+     [](std::int64_t id) {
+       return R"("\ud800\udc00\udbff\udfff\ud7ff\ue000\uffff )" + std::to_string(id) + "\"";
+     }},
+    {"brackets, quotes, backslashes and control escapes in a string", 1.5,
+     [](std::int64_t id) {
+       return R"("\\ud800 [{\"id\": \\ud800 \\\" \u0001\u001f\u007f\t\/ )" + std::to_string(id) +
+              "}]\"";
+     }},
+    {"an array and an object, nested", 1,
+     [](std::int64_t id) {
+       std::string text = "[";
+       text += std::to_string(id);
+       text += R"(, {"b": [true, false, null], "a": "x", "c": {}}, [], -0.5, 1e5])";
+       return text;
+     }},
+    {"nested 32 deep in all: the deepest answered", 0.3,
+     [](std::int64_t id) {
+       std::string text(31, '[');
+       text += std::to_string(id);
+       text.append(31, ']');
+       return text;
+     }},
+    // Brackets inside strings are no nesting: 40 of them, after an escaped
+    // quote and after an escaped backslash, where a depth counter that
+    // misreads an escape leaves the string early and counts them.
+    {"40 brackets inside strings, after escapes", 0.5,
+     [](std::int64_t id) {
+       return R"(["a\\", "\"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", ")" + std::to_string(id) +
+              R"(\\", "{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{"])";
+     }},
+    {"true or false", 0.5,
+     [](std::int64_t id) { return std::string(id % 2 == 0 ? "true" : "false"); }},
+    {"a number with a fraction or an exponent", 0.5,
+     [](std::int64_t id) { return std::to_string(id) + ".5e1"; }},
+    {"null", 1, [](std::int64_t) { return std::string("null"); }},
 };
 
 // A valid request's layout: compact mostly; sometimes with CRs, which are
@@ -933,12 +1158,49 @@ struct Layout {
   std::string_view name;
   double weight;
   std::string (*apply)(const std::string& line);
+  bool full_only = false;
 };
+
+// The line with every number outside a string that is written as an
+// integral double ("7.0", "-0.0") written as an integer ("7", "-0").
+std::string integral_as_integers(const std::string& line) {
+  std::string out;
+  bool in_string = false;
+  bool escaped = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char ch = line[i];
+    out.push_back(ch);
+    if (in_string) {
+      escaped = !escaped && ch == '\\';
+      if (!escaped && ch == '"') in_string = false;
+      continue;
+    }
+    if (ch == '"') in_string = true;
+    if (ch != ':' && ch != ',' && ch != '[') continue;
+    std::size_t end = i + 1;
+    if (end < line.size() && line[end] == '-') ++end;
+    while (end < line.size() && std::isdigit(static_cast<unsigned char>(line[end])) != 0) ++end;
+    if (end > i + 1 && line.compare(end, 2, ".0") == 0 && end + 2 < line.size() &&
+        (line[end + 2] == ',' || line[end + 2] == '}' || line[end + 2] == ']')) {
+      out.append(line, i + 1, end - i - 1);
+      i = end + 1;
+    }
+  }
+  return out;
+}
+
 const Layout kLayouts[] = {
-    {"compact", 96, [](const std::string& line) { return line; }},
+    {"compact", 94, [](const std::string& line) { return line; }},
     {"a CR before the line's end", 2, [](const std::string& line) { return line + "\r"; }},
     {"a CR and spaces inside the object", 2,
      [](const std::string& line) { return std::string(line).insert(1, " \r\t "); }},
+    // An integer literal is a number too, and -0 is the integer zero, +0.0
+    // (conformance/README.md). The reference profile keeps doubles: Ruby
+    // would do integer arithmetic on integers.
+    {"integral numbers as integers: 7.0 as 7, -0.0 as -0 (which is +0.0)", 2, integral_as_integers,
+     true},
+    {"padded with spaces to exactly 1 MiB: the longest line answered", 0.1,
+     [](const std::string& line) { return padded_to(line, kMaxLineBytes); }},
 };
 
 GeneratedCase generated(std::string line, std::string_view kind, std::string_view rule) {
@@ -1020,9 +1282,11 @@ GeneratedCase CaseGenerator::next(std::int64_t id) {
   for (;;) {
     const std::string_view op = choose<std::string_view>(d, kOps, c);
     ordered_json request = valid_request(d, profile_, id, op);
-    request["id"] = weighted<IdForm>(d, kIdForms).make(id);
-    const Layout& layout = weighted<Layout>(d, kLayouts);
-    GeneratedCase valid = generated(layout.apply(to_line(request)), op, {});
+    const std::string id_text = weighted<IdForm>(d, kIdForms).make(id);
+    const Layout& layout = weighted<Layout>(
+        d, std::span<const Layout>(kLayouts),
+        [&](const Layout& l) { return !l.full_only || profile_ == Profile::full; });
+    GeneratedCase valid = generated(layout.apply(with_raw_id(to_line(request), id_text)), op, {});
     if (profile_ == Profile::full) return valid;
     // A valid request's line is always a Request: only the core can refuse it.
     if (reference_agrees(std::get<Request>(valid.parsed))) return valid;

@@ -164,8 +164,8 @@ std::vector<std::size_t> regimes_of(const Request& request, const Answer& answer
   } catch (const PolicyRefused&) {
     return {};
   }
-  const model::Regimes reached =
-      model::regimes_of_far_call(policy->options(), call->attempt, call->message_age, kCoverageWalk);
+  const model::Regimes reached = model::regimes_of_far_call(policy->options(), call->attempt,
+                                                            call->message_age, kCoverageWalk);
   std::vector<std::size_t> rows;
   for (const model::RegimeRow& row : model::kRegimeRows) {
     if (reached.has(row.regime)) rows.push_back(static_cast<std::size_t>(row.regime));
