@@ -1,0 +1,3 @@
+module acemq.example/portschemata
+
+go 1.19

@@ -1,0 +1,446 @@
+#!/usr/bin/env python3
+"""Mutation analysis of the ports `retry-policy check` judges: would check
+notice a port's slip?
+
+For each port (Python, Go), the port's own parser writes its mutant
+schemata: a copy of the port in which every mutant sits behind
+ACEMQ_MUTANT, chosen at run time (python_schemata.py, go/). One traced run
+of `check` against the unmutated copy records, through proxy.py, every
+answer and which request lines reach which mutant's switch. Then each
+mutant meets `check` with the same seed and cases, its adapter computing
+only the lines that reach its site and the proxy answering the rest as the
+original did, so the verdict is check's own: exit 1 (an answer differs) or
+2 (the adapter died, hung or wrote a non-answer) kills it, exit 0 lets it
+survive.
+
+  scripts/mutate-ports                       # every port, every mutant, the gate
+  scripts/mutate-ports --sample 60           # the CI gate: 60 mutants a port
+  scripts/mutate-ports --record              # also mutation/ports/last-run.json, docs/mutation-ports.md
+  scripts/mutate-ports --port go --list      # the mutants: id, key
+  scripts/mutate-ports --port go --replay KEY  # one mutant through check, its report shown
+  scripts/mutate-ports --port go --argue KEY WHY  # list a survivor as equivalent
+  scripts/mutate-ports --port go --argue 'FILE | FUNCTION' WHY  # every mutant of a function
+
+Exit status: 0 when check kills at least 98% of the non-equivalent mutants
+of every port analysed and no equivalent is stale; 1 when not; 2 when a
+schemata will not build or the unmutated copy does not agree.
+"""
+import argparse
+import collections
+import concurrent.futures
+import dataclasses
+import json
+import os
+import pathlib
+import random
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+HERE = ROOT / "mutation" / "ports"
+EQUIVALENTS = HERE / "equivalents.json"
+LAST_RUN = HERE / "last-run.json"
+REPORT = ROOT / "docs" / "mutation-ports.md"
+THRESHOLD = 98.0
+# check's seed and cases for every run of the analysis: a fixed seed makes
+# the traced run's lines the lines of every mutant run.
+CHECK_SEED = 20261202
+CHECK_CASES = 5000
+# The CI gate's sample is drawn with this seed, so it is the same sample on
+# every run until the mutants themselves change.
+SAMPLE_SEED = 22
+
+
+def say(*parts):
+    print("mutate-ports:", *parts, flush=True)
+
+
+def go_environment(work):
+    env = dict(os.environ)
+    env.update(GOCACHE=str(work / "go-cache"), GOPATH=str(work / "go-path"),
+               GOFLAGS="-buildvcs=false", GOPROXY="off", GOTOOLCHAIN="local")
+    return env
+
+
+@dataclasses.dataclass(frozen=True)
+class Port:
+    name: str
+    source: str          # the port, from the repository's root
+    needs: tuple         # programs it needs on PATH
+    generate: object     # (schemata dir, work dir) -> (argv, cwd, env)
+    adapter: object      # schemata dir -> argv of its adapter
+    # `file | function` of the code where ports disagree on which calls are
+    # answered (the cost limit, giving up, the walk's exits): every sample
+    # the gate draws holds all their mutants, so a generator that stops
+    # reaching the cost limit's edges fails the gate, not only by chance.
+    focus: tuple = ()
+
+
+PYTHON = sys.executable or "python3"
+
+PORTS = [
+    Port("python", "conformance/adapters/python", ("python3",),
+         lambda out, work: ([PYTHON, str(HERE / "python_schemata.py"),
+                             "--src", str(ROOT / "conformance/adapters/python"),
+                             "--out", str(out)], ROOT, None),
+         lambda out: [PYTHON, str(out / "adapter.py")],
+         ("adapter.py | within_cost_limit", "adapter.py | gives_up", "adapter.py | next_delay",
+          "retry_policy.py | RetryPolicy._entry", "retry_policy.py | RetryPolicy._unjittered")),
+    Port("go", "conformance/adapters/go", ("go",),
+         lambda out, work: (["go", "run", ".", "--src", str(ROOT / "conformance/adapters/go"),
+                             "--out", str(out)], HERE / "go", go_environment(work)),
+         lambda out: [str(out / "retrypolicy-adapter")],
+         ("cmd/retrypolicy-adapter/protocol.go | withinCostLimit",
+          "cmd/retrypolicy-adapter/ops.go | call", "retrypolicy.go | RetryPolicy.Walk",
+          "retrypolicy.go | RetryPolicy.GivesUp", "retrypolicy.go | RetryPolicy.Entry")),
+]
+PORTS_BY_NAME = {p.name: p for p in PORTS}
+
+
+# ---- Schemata, the traced run ---------------------------------------------
+
+def build_schemata(port, build):
+    out = build / port.name / "schemata"
+    work = build / port.name
+    if out.exists():
+        shutil.rmtree(out)
+    work.mkdir(parents=True, exist_ok=True)
+    argv, cwd, env = port.generate(out, work)
+    say(f"{port.name}: writing the schemata ({' '.join(argv[:2])} ...)")
+    done = subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+    if done.returncode != 0:
+        sys.stdout.write(done.stdout)
+        raise SystemExit(f"mutate-ports: {port.name}: the schemata did not build")
+    for line in done.stdout.strip().splitlines()[-3:]:
+        say(f"{port.name}:   {line}")
+    manifest = json.loads((out / "manifest.json").read_text())
+    return out, manifest["mutants"]
+
+
+def check_argv(rp, impl, seed, cases):
+    # The generated cases alone, not the vector files: the analysis guards
+    # the generator, and a vector that pins a slip would hide a generator
+    # that no longer reaches it. A user's check, vectors and all, kills at
+    # least what this one does.
+    return [str(rp), "check", "--impl", impl, "--seed", str(seed), "--cases", str(cases),
+            "--no-vectors", "--show", "0", "--fail-fast", "--progress-every", "3600"]
+
+
+def run_group(argv, env=None, timeout=None):
+    """Runs argv in a session of its own, so that a mutant adapter that hangs
+    is killed with everything it started; (exit code or None, seconds, output)."""
+    start = time.monotonic()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                            start_new_session=True)
+    try:
+        output, _ = proc.communicate(timeout=timeout)
+        code = proc.returncode
+    except subprocess.TimeoutExpired:
+        code = None
+        output = b""
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        if proc.poll() is None:
+            proc.wait()
+    return code, time.monotonic() - start, output.decode("utf-8", "replace")
+
+
+def traced_run(port, schemata, rp, work, seed, cases):
+    """check against the unmutated schemata, recording the answers and, for
+    each mutant, the request lines that reach it: {id: set of lines} and
+    the set of ids reached before the first line (which every line meets)."""
+    trace = work / "trace.txt"
+    answers = work / "answers.txt"
+    for f in (trace, answers):
+        f.unlink(missing_ok=True)
+    proxy = [PYTHON, str(HERE / "proxy.py"), "--record", str(answers), "--"]
+    impl = shlex.join(proxy + port.adapter(schemata))
+    env = dict(os.environ, ACEMQ_MUTANT_TRACE=str(trace))
+    env.pop("ACEMQ_MUTANT", None)
+    code, seconds, output = run_group(check_argv(rp, impl, seed, cases), env=env)
+    if code != 0:
+        sys.stdout.write(output[-3000:])
+        raise SystemExit(f"mutate-ports: {port.name}: the unmutated schemata does not agree "
+                         f"with the core (exit {code})")
+    lines = answers.read_bytes().count(b"\n")
+    reached = collections.defaultdict(set)
+    everywhere = set()
+    segment = -1
+    for token in trace.read_text().split():
+        if token == "L":
+            segment += 1
+        elif segment < 0:
+            everywhere.add(int(token))
+        else:
+            # A segment runs from one line's marker to the next: the line,
+            # and the reading of the next one where the loop reads ahead.
+            reached[int(token)].update((segment, segment + 1))
+    if segment + 1 not in (lines, lines + 1):
+        raise SystemExit(f"mutate-ports: {port.name}: the trace has {segment + 1} line "
+                         f"markers for {lines} answers: the request loop is not where "
+                         "the schemata marks it")
+    say(f"{port.name}: traced run: {lines} lines, {len(reached) + len(everywhere)} mutants "
+        f"reached, {seconds:.1f} s")
+    return answers, seconds, reached, everywhere, lines
+
+
+# ---- One mutant ------------------------------------------------------------
+
+def run_mutant(port, schemata, rp, work, answers, traced_seconds, mutant, lines, seed, cases):
+    """check's verdict on one mutant: (verdict, detail, seconds)."""
+    if not lines:
+        return "not reached", "no request line evaluates its switch", 0.0
+    keep = work / f"keep-{mutant['id']}.txt"
+    keep.write_text("\n".join(str(n) for n in sorted(lines)) + "\n")
+    adapter = ["env", f"ACEMQ_MUTANT={mutant['id']}"] + port.adapter(schemata)
+    proxy = [PYTHON, str(HERE / "proxy.py"), "--replay", str(answers), "--keep", str(keep), "--"]
+    impl = shlex.join(proxy + adapter)
+    env = dict(os.environ)
+    env.pop("ACEMQ_MUTANT_TRACE", None)
+    # check stops an answer after 10 s, so a mutant that hangs is seen; the
+    # whole run gets that much beyond the unmutated run's time, twice over.
+    code, seconds, output = run_group(check_argv(rp, impl, seed, cases), env=env,
+                                      timeout=2 * traced_seconds + 30)
+    keep.unlink(missing_ok=True)
+    last = output.strip().splitlines()[-1] if output.strip() else ""
+    if code is None:
+        return "killed", "timeout: the run did not finish", seconds
+    if code == 0:
+        return "survived", "every answer agrees", seconds
+    if code == 1:
+        return "killed", "an answer differs", seconds
+    if code == 2:
+        return "killed", "the adapter broke: " + last[:160], seconds
+    return "killed", f"check exited {code}: " + last[:160], seconds
+
+
+# ---- Equivalents -----------------------------------------------------------
+
+def load_equivalents():
+    if not EQUIVALENTS.exists():
+        return {}
+    return json.loads(EQUIVALENTS.read_text())
+
+
+def function_of(mutant):
+    return f"{mutant['file']} | {mutant['function']}"
+
+
+def equivalent_entry(equivalents, port, mutant):
+    """The entry arguing `mutant` equivalent: its own (keyed by the mutant's
+    key), or its function's (keyed by `file | function`: every mutant there,
+    for a function whose every effect is one check does not compare, such as
+    an error message's wording), or None."""
+    for entry in equivalents.get(port, []):
+        if entry["key"] in (mutant["key"], function_of(mutant)):
+            return entry
+    return None
+
+
+def argue(port, mutants, key, why, judged_by=None):
+    equivalents = load_equivalents()
+    matches = [m for m in mutants if m["key"] == key or str(m["id"]) == key]
+    whole = [m for m in mutants if function_of(m) == key]
+    if len(matches) != 1 and not whole:
+        raise SystemExit(f"mutate-ports: {port}: {key!r} is no one mutant and no function")
+    m = matches[0] if len(matches) == 1 else whole[0]
+    key = m["key"] if len(matches) == 1 else key
+    change = (f"{m['original']} -> {m['mutant']}" if len(matches) == 1
+              else f"all {len(whole)} mutants of the function")
+    entries = [e for e in equivalents.get(port, []) if e["key"] != key]
+    entry = {"key": key, "fingerprint": m["fingerprint"], "change": change, "why": why}
+    if judged_by:
+        entry["judged_by"] = judged_by
+    entries.append(entry)
+    entries.sort(key=lambda e: e["key"])
+    equivalents[port] = entries
+    EQUIVALENTS.write_text(json.dumps(equivalents, indent=1, ensure_ascii=False) + "\n")
+    say(f"{port}: {m['key']} listed as equivalent")
+
+
+# ---- The analysis ------------------------------------------------------------
+
+def analyse(port, args, rp):
+    schemata, mutants = build_schemata(port, args.build_dir)
+    work = args.build_dir / port.name
+    if args.list:
+        for m in mutants:
+            print(f"{m['id']:5}  {m['key']}\n       {m['original']}  ->  {m['mutant']}")
+        return None
+    if args.argue:
+        argue(port.name, mutants, *args.argue, judged_by=args.judged_by)
+        return None
+    if args.replay:
+        matches = [m for m in mutants if m["key"] == args.replay or str(m["id"]) == args.replay]
+        if len(matches) != 1:
+            raise SystemExit(f"mutate-ports: {port.name}: no one mutant is {args.replay!r}")
+        m = matches[0]
+        say(f"{port.name}: mutant {m['id']}: {m['key']}\n    {m['original']}  ->  {m['mutant']}")
+        impl = shlex.join(["env", f"ACEMQ_MUTANT={m['id']}"] + port.adapter(schemata))
+        argv = check_argv(rp, impl, args.seed, args.cases)
+        argv[argv.index("--show") + 1] = "3"
+        say("$ " + shlex.join(argv))
+        return subprocess.call(argv)
+
+    equivalents = load_equivalents()
+    answers, traced_seconds, reached, everywhere, line_count = traced_run(
+        port, schemata, rp, work, args.seed, args.cases)
+    all_lines = set(range(line_count))
+
+    chosen = [m for m in mutants if not args.only or args.only in m["key"]]
+    argued = {m["id"]: equivalent_entry(equivalents, port.name, m) for m in chosen}
+    fresh = {i: e for i, e in argued.items() if e and e["fingerprint"] == next(
+        m for m in chosen if m["id"] == i)["fingerprint"]}
+    if args.sample:
+        candidates = sorted((m for m in chosen if m["id"] not in fresh), key=lambda m: m["key"])
+        focused = [m for m in candidates if function_of(m) in port.focus]
+        rest = [m for m in candidates if function_of(m) not in port.focus]
+        chosen = focused + random.Random(args.sample_seed).sample(rest, min(args.sample, len(rest)))
+        chosen.sort(key=lambda m: m["id"])
+    to_run = [m for m in chosen if m["id"] not in fresh or args.check_equivalents]
+    say(f"{port.name}: {len(mutants)} mutants, {len(chosen)} analysed"
+        + (f" (the cost limit's code, and a sample drawn with seed {args.sample_seed})"
+           if args.sample else "")
+        + f", {sum(1 for m in chosen if m['id'] in fresh)} argued equivalent, "
+        f"{len(to_run)} to run, {args.jobs} at a time")
+
+    results = {}
+    start = time.monotonic()
+
+    def one(m):
+        lines = all_lines if m["id"] in everywhere else reached.get(m["id"], set())
+        return m["id"], run_mutant(port, schemata, rp, work, answers, traced_seconds, m, lines,
+                                   args.seed, args.cases)
+
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for done, (mid, result) in enumerate(pool.map(one, to_run), 1):
+            results[mid] = result
+            if done % 25 == 0 or done == len(to_run):
+                say(f"{port.name}: {done}/{len(to_run)} run, "
+                    f"{sum(1 for r in results.values() if r[0] != 'killed')} not killed, "
+                    f"{time.monotonic() - start:.0f} s")
+
+    rows = []
+    for m in chosen:
+        entry = argued[m["id"]]
+        verdict, detail, seconds = results.get(m["id"], ("equivalent", entry and entry["why"], 0.0))
+        if entry and m["id"] in fresh:
+            if verdict == "killed" and not entry.get("judged_by"):
+                verdict, detail = "stale", "argued equivalent, but killed: " + detail
+            elif entry.get("judged_by"):
+                verdict, detail = "out of scope", f"{entry['judged_by']}'s: {entry['why']}"
+            else:
+                verdict, detail = "equivalent", entry["why"]
+        elif entry and verdict != "killed":
+            verdict, detail = "stale", "argued equivalent, but its function changed: re-argue"
+        rows.append(dict(m, verdict=verdict, detail=detail, seconds=round(seconds, 2)))
+    return summarise(port.name, rows, time.monotonic() - start + traced_seconds, args)
+
+
+def summarise(port, rows, seconds, args):
+    counts = collections.Counter(r["verdict"] for r in rows)
+    killed = counts["killed"]
+    equivalent = counts["equivalent"]
+    missed = counts["survived"] + counts["not reached"]
+    judged = killed + missed + counts["stale"]
+    score = 100.0 * killed / judged if judged else 100.0
+    say(f"{port}: {len(rows)} mutants: {killed} killed, {equivalent} equivalent, "
+        f"{counts['out of scope']} out of check's scope, {missed} missed, {counts['stale']} "
+        f"stale: {score:.1f}% of the non-equivalent killed ({seconds:.0f} s)")
+    for r in rows:
+        if r["verdict"] in ("survived", "not reached", "stale"):
+            say(f"  {r['verdict'].upper()}  [{r['id']}] {r['key']}\n"
+                f"      {r['original']}  ->  {r['mutant']}   ({r['detail']})")
+    return {"port": port, "mutants": len(rows), "killed": killed, "equivalent": equivalent,
+            "out_of_scope": counts["out of scope"],
+            "missed": missed, "stale": counts["stale"], "score": round(score, 2),
+            "seconds": round(seconds, 1), "sample": args.sample, "rows": rows}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("--port", action="append", choices=sorted(PORTS_BY_NAME),
+                   help="a port to analyse (default: every port whose language is here)")
+    p.add_argument("--retry-policy", type=pathlib.Path,
+                   default=ROOT / "build" / "release" / "bin" / "retry-policy")
+    p.add_argument("--build-dir", type=pathlib.Path, default=ROOT / "build" / "mutation-ports")
+    p.add_argument("--seed", type=int, default=CHECK_SEED, help="check's --seed")
+    p.add_argument("--cases", type=int, default=CHECK_CASES, help="check's --cases")
+    p.add_argument("--sample", type=int, metavar="N",
+                   help="analyse N mutants a port besides every mutant of its focus (the cost "
+                   "limit's code)")
+    p.add_argument("--sample-seed", type=int, default=SAMPLE_SEED)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--only", metavar="TEXT", help="only the mutants whose key holds TEXT")
+    p.add_argument("--check-equivalents", action="store_true",
+                   help="run the argued equivalents too: one killed is stale")
+    p.add_argument("--list", action="store_true")
+    p.add_argument("--replay", metavar="KEY_OR_ID")
+    p.add_argument("--argue", nargs=2, metavar=("KEY", "WHY"))
+    p.add_argument("--judged-by", metavar="HARNESS",
+                   help="with --argue: the mutant is outside what check sends, and HARNESS "
+                   "judges it (stats judges sample); it leaves the score")
+    p.add_argument("--record", action="store_true",
+                   help="write mutation/ports/last-run.json and docs/mutation-ports.md")
+    p.add_argument("--json", type=pathlib.Path, help="write the result here too")
+    args = p.parse_args()
+
+    names = args.port or [port.name for port in PORTS if all(shutil.which(n) for n in port.needs)]
+    if (args.replay or args.argue or args.list) and len(names) != 1:
+        p.error("--list, --replay and --argue take one --port")
+    rp = args.retry_policy
+    if not rp.exists():
+        p.error(f"{rp} is not built: cmake --workflow --preset release first")
+    args.build_dir = args.build_dir.resolve()
+    args.build_dir.mkdir(parents=True, exist_ok=True)
+    # A copy, so that a rebuild during the analysis cannot change the cases
+    # between the traced run and the mutants' runs.
+    # (Renamed into place: a check of an earlier run may still hold the old one.)
+    shutil.copy2(rp, args.build_dir / "retry-policy.new")
+    os.replace(args.build_dir / "retry-policy.new", args.build_dir / "retry-policy")
+    shown = rp.relative_to(ROOT) if rp.is_relative_to(ROOT) else rp
+    rp = args.build_dir / "retry-policy"
+    say(f"check --seed {args.seed} --cases {args.cases} --no-vectors; {shown}")
+    summaries = []
+    for name in names:
+        result = analyse(PORTS_BY_NAME[name], args, rp)
+        if isinstance(result, int):
+            return result
+        if result is not None:
+            summaries.append(result)
+    if not summaries:
+        return 0
+    run = {"seed": args.seed, "cases": args.cases, "threshold": THRESHOLD,
+           "ports": summaries}
+    if args.json:
+        args.json.write_text(json.dumps(run, indent=1) + "\n")
+    if args.record:
+        LAST_RUN.write_text(json.dumps(run, indent=1) + "\n")
+        import report  # noqa: PLC0415 - beside this file; only --record needs it
+        report.write(run, load_equivalents(), REPORT)
+        say(f"wrote {LAST_RUN.relative_to(ROOT)} and {REPORT.relative_to(ROOT)}")
+    failing = [s for s in summaries if s["score"] < THRESHOLD or s["stale"]]
+    for s in summaries:
+        say(f"GATE {s['port']}: {s['score']:.1f}% of {s['killed'] + s['missed'] + s['stale']} "
+            f"non-equivalent mutants killed (at least {THRESHOLD:g}%), {s['stale']} stale")
+    if failing:
+        say("VERDICT: FAIL: " + ", ".join(s["port"] for s in failing) + " below the gate")
+        return 1
+    say("VERDICT: PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(HERE))
+    sys.exit(main())
