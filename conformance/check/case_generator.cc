@@ -502,11 +502,12 @@ std::int64_t huge_max_attempts(Dice& d) {
   return d.chance(0.5) ? kInt64Max : d.between(std::int64_t{1} << 40, std::int64_t{1} << 62);
 }
 
-// Where a walk stops: at the limit's edges mostly, sometimes anywhere
-// near it, so both the edge and the ordinary far case are sent.
+// Where a walk stops: at 2^20 - 1, 2^20 or 2^20 + 1 mostly (the step each
+// side of the limit, and the limit), sometimes anywhere near it, so both the
+// edges and the ordinary far case are sent.
 std::int64_t exit_step(Dice& d) {
-  if (d.chance(0.25)) return d.between(kCostLimit / 2, kCostLimit * 2);
-  return kCostLimit + d.between(-2, 2);
+  if (d.chance(0.15)) return d.between(kCostLimit / 2, kCostLimit * 2);
+  return kCostLimit + d.between(-1, 1);
 }
 
 // A multiplier within a few ulps of 1: the running value moves by about
@@ -529,7 +530,7 @@ amqp::RetryPolicy::Options far_policy(Dice& d, double initial_delay, double mult
 }
 
 constexpr Choice<FarCall> kFarCalls[] = {
-    {"creeping up under a cap first passed within a step of the limit", 3,
+    {"creeping up under a cap first passed within a step of the limit", 4,
      [](Dice& d, const Context&) {
        FarCall call{far_policy(d, d.with_exponent(-10, 12), creeping_up(d))};
        // The cap exit fires at the first step k with running value r_k > cap,
@@ -598,7 +599,7 @@ constexpr Choice<FarCall> kFarCalls[] = {
        call.attempt = far_attempt(d, call.policy.max_attempts) - d.between(0, 1);
        return call;
      }},
-    {"a rounding fixed point reached within a step of the limit", 2,
+    {"a rounding fixed point reached within a step of the limit", 3,
      [](Dice& d, const Context&) {
        // Times 1 - 2^-53, 2^-1022 + K * 2^-1074 loses one ulp a step and
        // stops at 2^-1022, where the product is a tie that rounds back to
@@ -711,6 +712,18 @@ std::string padded_to(const std::string& valid, std::size_t bytes) {
   return line;
 }
 
+// `number` as an id alone, or inside an array or an object, where a check
+// of the top level alone misses it.
+std::string beyond_binary64(Dice& d, const std::string& number) {
+  static constexpr std::string_view kWhere[] = {"", "[1, ", "{\"a\": 1, \"b\": "};
+  static constexpr std::string_view kEnd[] = {"", "]", "}"};
+  const auto where = static_cast<std::size_t>(d.between(0, 2));
+  std::string id(kWhere[where]);
+  id += number;
+  id += kEnd[where];
+  return id;
+}
+
 const Malformation kMalformations[] = {
     {"truncated",
      [](Dice& d, const std::string& v) {
@@ -730,6 +743,15 @@ const Malformation kMalformations[] = {
      [](Dice& d, const std::string& v) {
        // After a string with escapes, sometimes: a depth counter that
        // misreads them leaves the string late and misses the brackets.
+       // After 40 sibling arrays, sometimes: a counter that closes a level
+       // twice, or not at all, is off by then.
+       if (d.chance(0.3)) {
+         std::string id = "[";
+         for (int i = 0; i < 40; ++i) id += "[], {}, ";
+         id.append(31, '[');
+         id.append(31, ']');
+         return with_raw_id(v, id + "]");
+       }
        if (d.chance(0.5)) {
          std::string id = R"(["\"\\", )";
          id.append(31, '[');
@@ -789,26 +811,23 @@ const Malformation kMalformations[] = {
      }},
     // A float, or an integer of 400 digits, which a reader of integers may
     // keep exact where the protocol calls it malformed.
-    {"a number beyond binary64",
+    {"a float beyond binary64",
+     [](Dice& d, const std::string& v) { return with_raw_id(v, beyond_binary64(d, "1e400")); }},
+    // An integer too, which a reader of integers may keep exact where the
+    // protocol calls it malformed.
+    {"an integer beyond binary64",
      [](Dice& d, const std::string& v) {
        std::string number = "1";
        number.append(400, '0');
-       static constexpr std::string_view kWhere[] = {"", "[1, ", "{\"a\": 1, \"b\": "};
-       static constexpr std::string_view kEnd[] = {"", "]", "}"};
-       const std::size_t where = static_cast<std::size_t>(d.between(0, 2));
-       std::string id(kWhere[where]);
-       id += d.chance(0.5) ? std::string("1e400") : number;
-       id += kEnd[where];
-       return with_raw_id(v, id);
+       return with_raw_id(v, beyond_binary64(d, number));
      }},
     // One byte past the limit, or two buffers past it: a reader whose buffer
     // is a byte short or long answers the first, or refuses a line it must
     // answer (the layout "padded to exactly 1 MiB"); the second is dropped
     // over more than one read.
-    {"longer than 1 MiB",
-     [](Dice& d, const std::string& v) {
-       return padded_to(v, kMaxLineBytes + (d.chance(0.5) ? 1 : 2 * kMaxLineBytes));
-     }},
+    {"one byte longer than 1 MiB",
+     [](Dice&, const std::string& v) { return padded_to(v, kMaxLineBytes + 1); }},
+    {"3 MiB long", [](Dice&, const std::string& v) { return padded_to(v, 3 * kMaxLineBytes); }},
     // A NUL is not JSON, but a JSON reader may take it for the end of its
     // input and answer the bytes before it, as this kit's once did.
     {"a NUL byte after the object",
@@ -817,10 +836,8 @@ const Malformation kMalformations[] = {
      [](Dice&, const std::string& v) {
        return with_raw_id(v, "\"a" + std::string(1, '\0') + "b\"");
      }},
-    {"a lone low surrogate",
-     [](Dice& d, const std::string& v) {
-       return with_raw_id(v, d.chance(0.5) ? R"("\udc00")" : R"("\udc00\udc00")");
-     }},
+    {"a lone low surrogate, then another",
+     [](Dice&, const std::string& v) { return with_raw_id(v, R"("\udc00\udc00")"); }},
 };
 
 // ---- Invalid requests -----------------------------------------------------
@@ -923,6 +940,12 @@ const InvalidRule kInvalidRules[] = {
             {"initial_delay", 1.0},
             {"max_delay", "NaN"}},
            {{"factory", "exponential"}, {"max_attempts", -1}, {"initial_delay", 1.0}},
+       };
+       r["policy"] = d.one_of(kBad);
+     }},
+    {"a factory's field not a number", 1, kAnyOp,
+     [](Dice& d, ordered_json& r) {
+       static const ordered_json kBad[] = {
            {{"factory", "fixed"}, {"max_attempts", 3}, {"delay", "soon"}},
            {{"factory", "exponential"}, {"max_attempts", 3}, {"initial_delay", nullptr}},
            {{"factory", "exponential"},
@@ -1128,6 +1151,13 @@ const IdForm kIdForms[] = {
        text += std::to_string(id);
        text += R"(, {"b": [true, false, null], "a": "x", "c": {}}, [], -0.5, 1e5])";
        return text;
+     }},
+    {"80 sibling arrays and objects, nested 3 deep: more brackets than the depth limit", 0.5,
+     [](std::int64_t id) {
+       std::string text = "[";
+       for (int i = 0; i < 40; ++i) text += "{\"a\": []}, ";
+       text += std::to_string(id);
+       return text + "]";
      }},
     {"nested 32 deep in all: the deepest answered", 0.3,
      [](std::int64_t id) {

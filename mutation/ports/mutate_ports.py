@@ -104,6 +104,15 @@ PORTS_BY_NAME = {p.name: p for p in PORTS}
 
 # ---- Schemata, the traced run ---------------------------------------------
 
+def port_environment(**extra):
+    """The environment a port's adapter runs in, as its users run it:
+    without PYTHONUNBUFFERED, which would hide a Python adapter that forgets
+    to flush its answer (a shell or CI may set it)."""
+    env = dict(os.environ, **extra)
+    env.pop("PYTHONUNBUFFERED", None)
+    return env
+
+
 def build_schemata(port, build):
     out = build / port.name / "schemata"
     work = build / port.name
@@ -164,7 +173,7 @@ def traced_run(port, schemata, rp, work, seed, cases):
         f.unlink(missing_ok=True)
     proxy = [PYTHON, str(HERE / "proxy.py"), "--record", str(answers), "--"]
     impl = shlex.join(proxy + port.adapter(schemata))
-    env = dict(os.environ, ACEMQ_MUTANT_TRACE=str(trace))
+    env = port_environment(ACEMQ_MUTANT_TRACE=str(trace))
     env.pop("ACEMQ_MUTANT", None)
     code, seconds, output = run_group(check_argv(rp, impl, seed, cases), env=env)
     if code != 0:
@@ -204,7 +213,7 @@ def run_mutant(port, schemata, rp, work, answers, traced_seconds, mutant, lines,
     adapter = ["env", f"ACEMQ_MUTANT={mutant['id']}"] + port.adapter(schemata)
     proxy = [PYTHON, str(HERE / "proxy.py"), "--replay", str(answers), "--keep", str(keep), "--"]
     impl = shlex.join(proxy + adapter)
-    env = dict(os.environ)
+    env = port_environment()
     env.pop("ACEMQ_MUTANT_TRACE", None)
     # check stops an answer after 10 s, so a mutant that hangs is seen; the
     # whole run gets that much beyond the unmutated run's time, twice over.
