@@ -13,7 +13,6 @@ compares the ok-ness of answers to invalid requests too.
 
 import json
 import math
-import struct
 import sys
 
 from retry_policy import RetryPolicy, RubyRandom
@@ -311,10 +310,6 @@ def gives_up(policy, attempt, message_age):
     return attempt >= policy.max_attempts or (limit > 0.0 and message_age >= limit)
 
 
-def same_bits(a, b):
-    return struct.pack("<d", a) == struct.pack("<d", b)
-
-
 def within_cost_limit(policy, attempt, message_age):
     """Whether next_delay(attempt, message_age) is within the protocol's cost
     limit: it gives up, or its answer rests on at most 2^20 multiplications
@@ -333,7 +328,10 @@ def within_cost_limit(policy, attempt, message_age):
         if running == 0.0:
             return True  # only the sign can change, by parity: k multiplications
         following = running * multiplier
-        if same_bits(following, running):
+        # == is the bit test here, at twice the speed of comparing packed
+        # bytes (a far call walks 2^20 steps): running is neither zero (it
+        # has returned) nor NaN (a finite start times a finite multiplier).
+        if following == running:
             return k + 1 <= MAX_STEPS  # the multiplication that shows it counts
         running = following
     return False
