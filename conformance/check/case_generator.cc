@@ -844,9 +844,8 @@ const Malformation kMalformations[] = {
     {"a NUL byte after the object",
      [](Dice&, const std::string& v) { return v + std::string(1, '\0') + "{\"garbage"; }},
     {"a NUL byte in a string",
-     [](Dice&, const std::string& v) {
-       return with_raw_id(v, "\"a" + std::string(1, '\0') + "b\"");
-     }},
+     [](Dice&,
+        const std::string& v) { return with_raw_id(v, "\"a" + std::string(1, '\0') + "b\""); }},
     {"a lone low surrogate, then another",
      [](Dice&, const std::string& v) { return with_raw_id(v, R"("\udc00\udc00")"); }},
 };
@@ -971,9 +970,13 @@ const InvalidRule kInvalidRules[] = {
     {"a factory given another shape's member", 1, kAnyOp,
      [](Dice& d, ordered_json& r) {
        static const ordered_json kBad[] = {
-           {{"factory", "exponential"}, {"max_attempts", 3}, {"initial_delay", 1.0},
+           {{"factory", "exponential"},
+            {"max_attempts", 3},
+            {"initial_delay", 1.0},
             {"multiplier", 3.0}},
-           {{"factory", "exponential"}, {"max_attempts", 3}, {"initial_delay", 1.0},
+           {{"factory", "exponential"},
+            {"max_attempts", 3},
+            {"initial_delay", 1.0},
             {"delay", 1.0}},
            {{"factory", "fixed"}, {"max_attempts", 3}, {"delay", 1.0}, {"max_delay", 2.0}},
        };
