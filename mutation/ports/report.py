@@ -9,7 +9,9 @@ def _commit(root):
     try:
         head = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%h"],
                               capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain"],
+        # The record's own outputs are not the code measured.
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", ".",
+                                ":!mutation/ports/last-run.json", ":!docs/mutation-ports.md"],
                                capture_output=True, text=True, check=True).stdout.strip()
         return head + (" with uncommitted changes" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
