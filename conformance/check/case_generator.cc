@@ -502,12 +502,11 @@ std::int64_t huge_max_attempts(Dice& d) {
   return d.chance(0.5) ? kInt64Max : d.between(std::int64_t{1} << 40, std::int64_t{1} << 62);
 }
 
-// Where a walk stops: at 2^20 - 1, 2^20 or 2^20 + 1 mostly (the step each
-// side of the limit, and the limit), sometimes anywhere near it, so both the
-// edges and the ordinary far case are sent.
-std::int64_t exit_step(Dice& d) {
-  if (d.chance(0.15)) return d.between(kCostLimit / 2, kCostLimit * 2);
-  return kCostLimit + d.between(-1, 1);
+// Where a walk stops: at 2^20 - 1, 2^20 or 2^20 + 1 (the step each side of
+// the limit, and the limit), by the variant; a port that counts one step
+// off answers, or refuses, exactly one of the three.
+std::int64_t exit_step(std::size_t variant) {
+  return kCostLimit - 1 + static_cast<std::int64_t>(variant);
 }
 
 // A multiplier within a few ulps of 1: the running value moves by about
@@ -529,82 +528,97 @@ amqp::RetryPolicy::Options far_policy(Dice& d, double initial_delay, double mult
   return o;
 }
 
-constexpr Choice<FarCall> kFarCalls[] = {
-    {"creeping up under a cap first passed within a step of the limit", 4,
-     [](Dice& d, const Context&) {
-       FarCall call{far_policy(d, d.with_exponent(-10, 12), creeping_up(d))};
-       // The cap exit fires at the first step k with running value r_k > cap,
-       // so a cap in [r_(K-1), r_K) makes it fire at step K: within the
-       // limit up to K = 2^20, refused from 2^20 + 1.
-       const std::int64_t exit = exit_step(d);
-       const double before = model::running_value(call.policy, exit);  // r_(K-1)
-       const double at = before * call.policy.multiplier;
-       call.policy.max_delay = amqp::Seconds{d.chance(0.5) ? before : next_down(at)};
-       call.attempt = far_attempt(d, call.policy.max_attempts);
-       return call;
-     }},
+// A creeping-up policy whose cap exit fires at step `exit`: it fires at the
+// first step k with running value r_k > cap, so a cap in [r_(K-1), r_K)
+// makes it fire at step K, within the limit up to K = 2^20, refused from
+// 2^20 + 1. `at_start` puts the cap at r_(K-1), else just below r_K.
+FarCall cap_first_passed_at(Dice& d, std::int64_t exit, bool at_start) {
+  FarCall call{far_policy(d, d.with_exponent(-10, 12), creeping_up(d))};
+  const double before = model::running_value(call.policy, exit);  // r_(K-1)
+  call.policy.max_delay =
+      amqp::Seconds{at_start ? before : next_down(before * call.policy.multiplier)};
+  call.attempt = far_attempt(d, call.policy.max_attempts);
+  return call;
+}
+
+// Far calls are sent in turn, not by weight, as the malformed lines are: a
+// slip at the limit shows on one exact step, and a drawn step missed it
+// often enough that a whole run sent none (issue 22: 2 of 3 such mutants
+// survived at one seed, killed at another). The t-th far call is row
+// t % rows, variant (t / rows) % variants, so every 8 far calls send each
+// row once.
+struct FarCallRow {
+  std::string_view name;
+  std::size_t variants;
+  FarCall (*make)(Dice&, std::size_t variant);
+};
+
+constexpr FarCallRow kFarCalls[] = {
+    {"creeping up under a cap first passed at 2^20 - 1, 2^20 or 2^20 + 1: cap at r_(K-1)", 3,
+     [](Dice& d, std::size_t v) { return cap_first_passed_at(d, exit_step(v), true); }},
+    {"creeping up under a cap first passed at 2^20 - 1, 2^20 or 2^20 + 1: cap below r_K", 3,
+     [](Dice& d, std::size_t v) { return cap_first_passed_at(d, exit_step(v), false); }},
     // The cap exit is strict: a running value equal to the cap has not
     // passed it. With the cap equal to the value after 2^20 steps, the exit
     // comes at step 2^20 + 1, past the limit; a port that tests >= stops
-    // one step early and answers.
-    {"a cap equal to the running value after 2^20 steps", 1.5,
-     [](Dice& d, const Context&) {
+    // one step early and answers. The second variant: a cap first passed
+    // anywhere between 2^19 and 2^21 steps, the ordinary far case.
+    {"a cap equal to the running value after 2^20 steps, or passed anywhere near the limit", 2,
+     [](Dice& d, std::size_t v) {
+       if (v == 1) return cap_first_passed_at(d, d.between(kCostLimit / 2, kCostLimit * 2), true);
        FarCall call{far_policy(d, d.with_exponent(-10, 12), creeping_up(d))};
        call.policy.max_delay = amqp::Seconds{model::running_value(call.policy, kCostLimit + 1)};
        call.attempt = far_attempt(d, call.policy.max_attempts);
        return call;
      }},
-    {"creeping down under a cap: the cap exit must not fire", 1,
-     [](Dice& d, const Context&) {
+    {"creeping down under a cap: the cap exit must not fire", 2,
+     [](Dice& d, std::size_t v) {
        const double initial = d.with_exponent(-10, 12);
        FarCall call{far_policy(d, initial, creeping_down(d))};
-       call.policy.max_delay = amqp::Seconds{initial * (d.chance(0.5) ? d.uniform01() : 2.0)};
+       call.policy.max_delay = amqp::Seconds{initial * (v == 0 ? d.uniform01() : 2.0)};
        call.attempt = far_attempt(d, call.policy.max_attempts);
        return call;
      }},
-    {"an age limit on a walk that never settles: giving up comes first", 3,
-     [](Dice& d, const Context&) {
+    // The age either side of the limit: at it or past it gives up at once;
+    // below it, the walk is refused.
+    {"an age limit on a walk that never settles: giving up comes first", 4,
+     [](Dice& d, std::size_t v) {
        const double multiplier = d.chance(0.5)   ? creeping_up(d)
                                  : d.chance(0.5) ? creeping_down(d)
                                                  : edges::kCreepingMultiplier;
        FarCall call{far_policy(d, d.with_exponent(-10, 12), multiplier)};
        const double limit = d.with_exponent(-10, 12);
        call.policy.max_message_age = amqp::Seconds{limit};
-       static constexpr double (*kAgesAround[])(Dice&, double) = {
-           [](Dice&, double l) { return l; },
-           [](Dice&, double l) { return next_down(l); },
-           [](Dice&, double l) { return next_up(l); },
-           [](Dice& d, double l) { return l * d.uniform01(); },
-           [](Dice&, double) { return HUGE_VAL; },
-       };
-       call.message_age = d.one_of(kAgesAround)(d, limit);
+       const double below = d.chance(0.5) ? next_down(limit) : limit * d.uniform01();
+       const double ages[] = {limit, below, next_up(limit), HUGE_VAL};
+       call.message_age = ages[v];
        call.attempt = far_attempt(d, call.policy.max_attempts);
        return call;
      }},
     {"an attempt at the limit on a walk that never settles", 2,
-     [](Dice& d, const Context&) {
+     [](Dice& d, std::size_t v) {
        // Attempt 2^20 + 1 needs 2^20 multiplications, the most answered;
        // 2^20 + 2, one more, is a far attempt of the other rows.
        FarCall call{far_policy(d, d.with_exponent(-10, 12),
                                d.chance(0.5) ? creeping_up(d) : creeping_down(d))};
-       call.attempt = kCostLimit + d.between(0, 1);
+       call.attempt = kCostLimit + static_cast<std::int64_t>(v);
        return call;
      }},
     // The zero exit answers any far attempt at once; under multiplier -0.0
     // the sign still flips every step, so the parity of the steps left
     // decides it, and a port that walks on instead hangs or is refused.
-    {"a zero under multiplier -0.0, far: the parity decides its sign", 1,
-     [](Dice& d, const Context&) {
+    {"a zero under multiplier -0.0, far: the parity decides its sign", 2,
+     [](Dice& d, std::size_t v) {
        FarCall call{far_policy(d, d.with_exponent(-10, 12), -0.0)};
-       call.attempt = far_attempt(d, call.policy.max_attempts) - d.between(0, 1);
+       call.attempt = far_attempt(d, call.policy.max_attempts) - static_cast<std::int64_t>(v);
        return call;
      }},
-    {"a rounding fixed point reached within a step of the limit", 3,
-     [](Dice& d, const Context&) {
+    {"a rounding fixed point reached at 2^20 - 1, 2^20 or 2^20 + 1", 3,
+     [](Dice& d, std::size_t v) {
        // Times 1 - 2^-53, 2^-1022 + K * 2^-1074 loses one ulp a step and
        // stops at 2^-1022, where the product is a tie that rounds back to
        // it: K steps, and the multiplication that shows it is the K+1-th.
-       const std::int64_t steps = exit_step(d) - 1;
+       const std::int64_t steps = exit_step(v) - 1;
        const double initial =
            std::ldexp(static_cast<double>((std::int64_t{1} << 52) + steps), -1074);
        FarCall call{far_policy(d, initial, 1.0 - 0x1p-53)};
@@ -614,10 +628,19 @@ constexpr Choice<FarCall> kFarCalls[] = {
      }},
 };
 
-// A next_delay request made by kFarCalls: the full profile only, since the
-// Ruby reference walks every step and would take minutes.
-ordered_json far_call_request(Dice& d, std::int64_t id, const Context& c) {
-  const FarCall call = choose<FarCall>(d, kFarCalls, c);
+// One case in 150 of the full profile is a far call: 33 in a run of 5000
+// cases, every variant of every row (8 rows of at most 4), each a walk of a
+// million steps in a port (about 0.2 s in Python, 7 s a run).
+constexpr std::size_t kFarCallEvery = 150;
+
+// The far call of turn `turn` (kFarCalls), as a next_delay request: the
+// full profile only, since the Ruby reference walks every step and would
+// take minutes.
+ordered_json far_call_request(Dice& d, std::int64_t id, std::size_t turn) {
+  const FarCallRow& row = kFarCalls[turn % std::size(kFarCalls)];
+  const FarCall call = row.make(d, (turn / std::size(kFarCalls)) % row.variants);
+  Context c;
+  c.op = "next_delay";
   PolicyParameters p;
   p.spec.form = Form::constructor;
   p.spec.fields = call.policy;
@@ -637,20 +660,11 @@ ordered_json far_call_request(Dice& d, std::int64_t id, const Context& c) {
 
 // ---- Requests -------------------------------------------------------------
 
-// The share of the full profile's next_delay requests that are far calls
-// at the cost limit's edges: about 30 in a run of 5000 cases, each a walk of a
-// million steps in a port (0.1 s in Python), so a share of 2% costs Python
-// about 3 s a run; the sharpest edges are in the vectors besides.
-constexpr double kFarCallShare = 0.02;
-
 ordered_json valid_request(Dice& d, Profile profile, std::int64_t id, std::string_view op) {
   Context c;
   c.profile = profile;
   c.op = op;
   c.replay = op == "replay";
-  if (op == "next_delay" && profile == Profile::full && d.chance(kFarCallShare)) {
-    return far_call_request(d, id, c);
-  }
   const PolicyParameters p = policy_parameters(d, c);
   ordered_json request = ordered_json::object();
   request["id"] = id;
@@ -690,7 +704,9 @@ ordered_json valid_request(Dice& d, Profile profile, std::int64_t id, std::strin
 // sends every kind two or three times, and its report can say so for each.
 struct Malformation {
   std::string_view name;
-  std::string (*make)(Dice&, const std::string& valid);
+  // `round`: how many lines of this kind were sent before; a kind's
+  // variants go in turn by it, so a run's two or three send different ones.
+  std::string (*make)(Dice&, const std::string& valid, std::size_t round);
 };
 
 // The valid line with its id (the first member, a number) written as
@@ -718,10 +734,10 @@ std::string padded_to(const std::string& valid, std::size_t bytes) {
 
 // `number` as an id alone, or inside an array or an object, where a check
 // of the top level alone misses it.
-std::string beyond_binary64(Dice& d, const std::string& number) {
+std::string beyond_binary64(std::size_t round, const std::string& number) {
   static constexpr std::string_view kWhere[] = {"", "[1, ", "{\"a\": 1, \"b\": "};
   static constexpr std::string_view kEnd[] = {"", "]", "}"};
-  const auto where = static_cast<std::size_t>(d.between(0, 2));
+  const std::size_t where = round % std::size(kWhere);
   std::string id(kWhere[where]);
   id += number;
   id += kEnd[where];
@@ -730,33 +746,36 @@ std::string beyond_binary64(Dice& d, const std::string& number) {
 
 const Malformation kMalformations[] = {
     {"truncated",
-     [](Dice& d, const std::string& v) {
+     [](Dice& d, const std::string& v, std::size_t) {
        return v.substr(
            0, static_cast<std::size_t>(d.between(0, static_cast<std::int64_t>(v.size()) - 1)));
      }},
-    {"text after the value", [](Dice&, const std::string& v) { return v + " x"; }},
-    {"two values", [](Dice&, const std::string& v) { return v + v; }},
-    {"an array, not an object", [](Dice&, const std::string& v) { return "[" + v + "]"; }},
-    {"empty", [](Dice&, const std::string&) { return std::string(); }},
-    {"only whitespace", [](Dice&, const std::string&) { return std::string("   \t "); }},
-    {"a byte-order mark", [](Dice&, const std::string& v) { return "\xEF\xBB\xBF" + v; }},
+    {"text after the value", [](Dice&, const std::string& v, std::size_t) { return v + " x"; }},
+    {"two values", [](Dice&, const std::string& v, std::size_t) { return v + v; }},
+    {"an array, not an object",
+     [](Dice&, const std::string& v, std::size_t) { return "[" + v + "]"; }},
+    {"empty", [](Dice&, const std::string&, std::size_t) { return std::string(); }},
+    {"only whitespace",
+     [](Dice&, const std::string&, std::size_t) { return std::string("   \t "); }},
+    {"a byte-order mark",
+     [](Dice&, const std::string& v, std::size_t) { return "\xEF\xBB\xBF" + v; }},
     // The request object is one level: an id nested 32 deep makes 33, one
     // past the protocol's 32 (the id form "nested 32 deep in all" is the
     // deepest answered); 40 deep is well past it.
     {"nested 33 deep, or 41",
-     [](Dice& d, const std::string& v) {
+     [](Dice& d, const std::string& v, std::size_t round) {
        // After a string with escapes, sometimes: a depth counter that
        // misreads them leaves the string late and misses the brackets.
        // After 40 sibling arrays, sometimes: a counter that closes a level
        // twice, or not at all, is off by then.
-       if (d.chance(0.3)) {
+       if (round % 3 == 0) {
          std::string id = "[";
          for (int i = 0; i < 40; ++i) id += "[], {}, ";
          id.append(31, '[');
          id.append(31, ']');
          return with_raw_id(v, id + "]");
        }
-       if (d.chance(0.5)) {
+       if (round % 3 == 1) {
          std::string id = R"(["\"\\", )";
          id.append(31, '[');
          id.append(31, ']');
@@ -765,89 +784,98 @@ const Malformation kMalformations[] = {
        const std::size_t depth = d.chance(0.5) ? 32 : 40;
        return with_raw_id(v, std::string(depth, '[') + std::string(depth, ']'));
      }},
-    {"invalid UTF-8", [](Dice&, const std::string& v) { return with_raw_id(v, "\"\xFF\xFE\""); }},
+    {"invalid UTF-8",
+     [](Dice&, const std::string& v, std::size_t) { return with_raw_id(v, "\"\xFF\xFE\""); }},
     // Lone surrogates in the id, each where a scanner that pairs them
     // carelessly would pass it; a row each, so that every run sends each.
     {"a lone high surrogate",
-     [](Dice&, const std::string& v) { return with_raw_id(v, R"("\ud800")"); }},
+     [](Dice&, const std::string& v, std::size_t) { return with_raw_id(v, R"("\ud800")"); }},
     {"a lone high surrogate, last in its string",
-     [](Dice&, const std::string& v) { return with_raw_id(v, R"("a\udbff")"); }},
+     [](Dice&, const std::string& v, std::size_t) { return with_raw_id(v, R"("a\udbff")"); }},
     {"a high surrogate before a plain character",
-     [](Dice& d, const std::string& v) {
-       return with_raw_id(v, d.chance(0.5) ? R"("\ud800x")" : R"("\ud800xudc00")");
+     [](Dice&, const std::string& v, std::size_t round) {
+       return with_raw_id(v, round % 2 == 0 ? R"("\ud800x")" : R"("\ud800xudc00")");
      }},
     {"a high surrogate before an escape that is no low half",
-     [](Dice& d, const std::string& v) {
-       return with_raw_id(v, d.chance(0.5) ? R"("\udbff\ue000")" : R"("\ud800\u0041")");
+     [](Dice&, const std::string& v, std::size_t round) {
+       return with_raw_id(v, round % 2 == 0 ? R"("\udbff\ue000")" : R"("\ud800\u0041")");
      }},
     {"a high surrogate before another high one, then a low half",
-     [](Dice&, const std::string& v) { return with_raw_id(v, R"("\ud83d\ud83d\ude00")"); }},
+     [](Dice&, const std::string& v, std::size_t) {
+       return with_raw_id(v, R"("\ud83d\ud83d\ude00")");
+     }},
     // 0xDBFF is one below the low halves: a scanner whose range starts
     // there takes this pair for a whole one.
     {"a high surrogate before the last high one, \\udbff",
-     [](Dice&, const std::string& v) { return with_raw_id(v, R"("\ud800\udbff")"); }},
+     [](Dice&, const std::string& v, std::size_t) { return with_raw_id(v, R"("\ud800\udbff")"); }},
     {"a lone high surrogate right after another escape",
-     [](Dice&, const std::string& v) { return with_raw_id(v, R"("\u00e9\ud800")"); }},
+     [](Dice&, const std::string& v, std::size_t) { return with_raw_id(v, R"("\u00e9\ud800")"); }},
     // A line that ends inside an escape: a scanner that reads past the
     // line's end crashes on it. A row for the backslash that is the last
     // byte, where a scanner looks one byte ahead for the escape's letter.
     {"ends right after a backslash in a string",
-     [](Dice& d, const std::string& v) {
+     [](Dice&, const std::string& v, std::size_t round) {
        static constexpr std::string_view kEnds[] = {R"("x\)", R"("\\\)"};
-       return cut_after_raw_id(with_raw_id(v, d.one_of(kEnds)));
+       return cut_after_raw_id(with_raw_id(v, kEnds[round % std::size(kEnds)]));
      }},
     {"ends in a \\u escape, or right after one",
-     [](Dice& d, const std::string& v) {
+     [](Dice&, const std::string& v, std::size_t round) {
        static constexpr std::string_view kEnds[] = {R"("\ud800\)", R"("\ud800)", R"("\ud800\u)",
                                                     R"("\u00)"};
-       return cut_after_raw_id(with_raw_id(v, d.one_of(kEnds)));
+       return cut_after_raw_id(with_raw_id(v, kEnds[round % std::size(kEnds)]));
      }},
     {"a lone low surrogate right after a pair",
-     [](Dice&, const std::string& v) { return with_raw_id(v, R"("\ud83d\ude00\udc00")"); }},
+     [](Dice&, const std::string& v, std::size_t) {
+       return with_raw_id(v, R"("\ud83d\ude00\udc00")");
+     }},
     {"a lone low surrogate, the last of the range",
-     [](Dice&, const std::string& v) { return with_raw_id(v, R"("x\udfff y")"); }},
+     [](Dice&, const std::string& v, std::size_t) { return with_raw_id(v, R"("x\udfff y")"); }},
     {"a lone surrogate inside an array or an object's key",
-     [](Dice& d, const std::string& v) {
-       return with_raw_id(v, d.chance(0.5) ? R"([1, ["ok", "\ud800"]])" : R"({"\udc00": 1})");
+     [](Dice&, const std::string& v, std::size_t round) {
+       return with_raw_id(v, round % 2 == 0 ? R"([1, ["ok", "\ud800"]])" : R"({"\udc00": 1})");
      }},
     {"a control character in a string",
-     [](Dice& d, const std::string& v) {
+     [](Dice&, const std::string& v, std::size_t round) {
        static constexpr std::string_view kRaw[] = {"\"tab\there\"", "\"\x01\"",
                                                    "\"vertical\x0btab\"", "\"\x1f\""};
-       return with_raw_id(v, d.one_of(kRaw));
+       return with_raw_id(v, kRaw[round % std::size(kRaw)]);
      }},
     {"a bare NaN",
-     [](Dice& d, const std::string& v) {
-       return with_raw_id(v, d.chance(0.5) ? "NaN" : "-Infinity");
+     [](Dice&, const std::string& v, std::size_t round) {
+       return with_raw_id(v, round % 2 == 0 ? "NaN" : "-Infinity");
      }},
     // A float, or an integer of 400 digits, which a reader of integers may
     // keep exact where the protocol calls it malformed.
     {"a float beyond binary64",
-     [](Dice& d, const std::string& v) { return with_raw_id(v, beyond_binary64(d, "1e400")); }},
+     [](Dice&, const std::string& v, std::size_t round) {
+       return with_raw_id(v, beyond_binary64(round, "1e400"));
+     }},
     // An integer too, which a reader of integers may keep exact where the
     // protocol calls it malformed.
     {"an integer beyond binary64",
-     [](Dice& d, const std::string& v) {
+     [](Dice&, const std::string& v, std::size_t round) {
        std::string number = "1";
        number.append(400, '0');
-       return with_raw_id(v, beyond_binary64(d, number));
+       return with_raw_id(v, beyond_binary64(round, number));
      }},
     // One byte past the limit, or two buffers past it: a reader whose buffer
     // is a byte short or long answers the first, or refuses a line it must
     // answer (the layout "padded to exactly 1 MiB"); the second is dropped
     // over more than one read.
     {"one byte longer than 1 MiB",
-     [](Dice&, const std::string& v) { return padded_to(v, kMaxLineBytes + 1); }},
-    {"3 MiB long", [](Dice&, const std::string& v) { return padded_to(v, 3 * kMaxLineBytes); }},
+     [](Dice&, const std::string& v, std::size_t) { return padded_to(v, kMaxLineBytes + 1); }},
+    {"3 MiB long",
+     [](Dice&, const std::string& v, std::size_t) { return padded_to(v, 3 * kMaxLineBytes); }},
     // A NUL is not JSON, but a JSON reader may take it for the end of its
     // input and answer the bytes before it, as this kit's once did.
     {"a NUL byte after the object",
-     [](Dice&, const std::string& v) { return v + std::string(1, '\0') + "{\"garbage"; }},
+     [](Dice&, const std::string& v,
+        std::size_t) { return v + std::string(1, '\0') + "{\"garbage"; }},
     {"a NUL byte in a string",
-     [](Dice&,
-        const std::string& v) { return with_raw_id(v, "\"a" + std::string(1, '\0') + "b\""); }},
+     [](Dice&, const std::string& v,
+        std::size_t) { return with_raw_id(v, "\"a" + std::string(1, '\0') + "b\""); }},
     {"a lone low surrogate, then another",
-     [](Dice&, const std::string& v) { return with_raw_id(v, R"("\udc00\udc00")"); }},
+     [](Dice&, const std::string& v, std::size_t) { return with_raw_id(v, R"("\udc00\udc00")"); }},
 };
 
 // ---- Invalid requests -----------------------------------------------------
@@ -1275,7 +1303,7 @@ GeneratedCase generated(std::string line, std::string_view kind, std::string_vie
 GeneratedCase malformed_line(Dice& d, Profile profile, std::int64_t id, std::size_t turn) {
   const std::string valid = to_line(valid_request(d, profile, id, "schedule"));
   const Malformation& m = kMalformations[turn % std::size(kMalformations)];
-  return generated(m.make(d, valid), "malformed line", m.name);
+  return generated(m.make(d, valid, turn / std::size(kMalformations)), "malformed line", m.name);
 }
 
 GeneratedCase invalid_case(Dice& d, Profile profile, std::int64_t id) {
@@ -1338,14 +1366,18 @@ GeneratedCase CaseGenerator::next(std::int64_t id) {
   Dice d(engine_);
   Context c;
   c.profile = profile_;
-  switch (choose<Sort>(d, kSorts, c)) {
-    case Sort::invalid: return invalid_case(d, profile_, id);
-    case Sort::malformed: return malformed_line(d, profile_, id, malformed_++);
-    case Sort::valid: break;
+  const bool far = profile_ == Profile::full && ++cases_ % kFarCallEvery == 0;
+  if (!far) {
+    switch (choose<Sort>(d, kSorts, c)) {
+      case Sort::invalid: return invalid_case(d, profile_, id);
+      case Sort::malformed: return malformed_line(d, profile_, id, malformed_++);
+      case Sort::valid: break;
+    }
   }
   for (;;) {
-    const std::string_view op = choose<std::string_view>(d, kOps, c);
-    ordered_json request = valid_request(d, profile_, id, op);
+    const std::string_view op = far ? "next_delay" : choose<std::string_view>(d, kOps, c);
+    ordered_json request =
+        far ? far_call_request(d, id, far_calls_++) : valid_request(d, profile_, id, op);
     const std::string id_text = weighted<IdForm>(d, kIdForms).make(id);
     const Layout& layout = weighted<Layout>(
         d, std::span<const Layout>(kLayouts),

@@ -66,6 +66,8 @@ class CaseGenerator {
   std::mt19937_64 engine_;
   Profile profile_;
   std::size_t malformed_ = 0;  // malformed lines sent so far: the next kind's turn
+  std::size_t cases_ = 0;      // cases made so far: every 150th of the full profile is far
+  std::size_t far_calls_ = 0;  // far calls sent so far: the next row's turn
 };
 
 }  // namespace acemq::conformance
