@@ -63,10 +63,11 @@ TEST(CaseGenerator, ReferenceProfileSendsOnlyWhatTheReferenceAnswersAlike) {
 }
 
 // Each edge of the cost limit that a port mutant hides behind (issue 22) is
-// reached a few times in a default run: 5000 cases make about 30 far calls,
-// which reach the three regimes about 10, 8 and 6 times on average (14, 9
-// and 21 at this seed). The minimum of 3 each fails at once when the far
-// calls are gone or a regime's rows are.
+// reached a few times in a default run: 5000 cases make 33 far calls, the
+// rows of kFarCalls in turn, which reach the three regimes 17, 4 and 18
+// times at this seed (the age limit's 4 are its row's four turns; other
+// cases reach the others too). The minimum of 3 each fails at once when the
+// far calls are gone or a regime's rows are.
 TEST(CaseGenerator, ADefaultRunReachesTheCostLimitsEdges) {
   constexpr model::Regime kEdges[] = {model::Regime::creeping_cap_far, model::Regime::age_limit_far,
                                       model::Regime::settles_at_cost_limit};
