@@ -945,6 +945,11 @@ const InvalidRule kInvalidRules[] = {
      [](Dice&, ordered_json& r) {
        r["policy"] = {{"jitter_factor", next_up(1.0)}};
      }},
+    // Below 0 too: a range test that starts lower than 0 passes it.
+    {"policy.jitter_factor below 0", 1, kAnyOp,
+     [](Dice&, ordered_json& r) {
+       r["policy"] = {{"jitter_factor", -0.25}};
+     }},
     {"policy.max_message_age negative", 1, kAnyOp,
      [](Dice&, ordered_json& r) {
        r["policy"] = {{"max_message_age", -1.0}};

@@ -64,8 +64,8 @@ TEST(CaseGenerator, ReferenceProfileSendsOnlyWhatTheReferenceAnswersAlike) {
 
 // Each edge of the cost limit that a port mutant hides behind (issue 22) is
 // reached a few times in a default run: 5000 cases make 33 far calls, the
-// rows of kFarCalls in turn, which reach the three regimes 17, 5 and 17
-// times at this seed (4 of the age limit's 5 are its row's four turns; other
+// rows of kFarCalls in turn, which reach the three regimes 17, 7 and 18
+// times at this seed (4 of the age limit's 7 are its row's four turns; other
 // cases reach the others too). The minimum of 3 each fails at once when the
 // far calls are gone or a regime's rows are.
 TEST(CaseGenerator, ADefaultRunReachesTheCostLimitsEdges) {
