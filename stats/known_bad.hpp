@@ -30,6 +30,29 @@ struct KnownBad {
 
 std::vector<KnownBad> known_bad();
 
+// java.util.Random: the JDK's 48-bit LCG and its nextDouble, 53 bits. Alone
+// a passable stream; but the first draws of neighbouring seeds lie about
+// 9e-5 apart a unit of seed (0x5DEECE66D / 2^48), which is what a fleet
+// seeded by its clock or its process ids gets (fleet.hpp). Anchor:
+// new Random(42).nextDouble() is 0.7275636800328681.
+class JavaRandom {
+ public:
+  explicit JavaRandom(std::uint64_t seed) : state_((seed ^ kMultiplier) & kMask) {}
+  double operator()() {
+    const std::uint64_t high = next(26);
+    return static_cast<double>((high << 27U) + next(27)) * 0x1p-53;
+  }
+
+ private:
+  static constexpr std::uint64_t kMultiplier = 0x5DEECE66DULL;
+  static constexpr std::uint64_t kMask = (std::uint64_t{1} << 48U) - 1;
+  std::uint64_t next(unsigned bits) {
+    state_ = (state_ * kMultiplier + 0xBU) & kMask;
+    return state_ >> (48U - bits);
+  }
+  std::uint64_t state_;
+};
+
 // Whether a test of the battery (not only the resolution test) must reject it.
 bool battery_sees(const KnownBad& bad);
 

@@ -61,7 +61,7 @@ bool RunReport::passed() const {
   return std::none_of(cells.begin(), cells.end(), [](const Outcome& o) { return o.failed(); }) &&
          std::all_of(known_bad.begin(), known_bad.end(),
                      [](const Outcome& o) { return o.failed(); }) &&
-         !(resolution && resolution->rejected);
+         !(resolution && resolution->rejected) && !(fleet && fleet->failed());
 }
 
 Outcome outcome_of(const JobInfo& job, const BatteryState& state, double seconds) {
@@ -74,7 +74,7 @@ Outcome outcome_of(const JobInfo& job, const BatteryState& state, double seconds
 }
 
 RunReport judge(std::vector<Outcome> outcomes, std::size_t family_size,
-                std::optional<ResolutionOutcome> resolution) {
+                std::optional<ResolutionOutcome> resolution, std::optional<FleetOutcome> fleet) {
   const double per_test = per_test_alpha(family_size);
   // Padded with p = 1 for cells left out of the run: Holm's thresholds are
   // then those of the full family.
@@ -85,6 +85,11 @@ RunReport judge(std::vector<Outcome> outcomes, std::size_t family_size,
   }
   const std::size_t resolution_index = p.size();
   if (resolution) p.push_back(resolution->result.p_value);
+  const std::size_t fleet_index = p.size();
+  if (fleet) {
+    p.push_back(fleet->result.shared.p_value);
+    p.push_back(fleet->result.clustered.p_value);
+  }
   p.resize(std::max(p.size(), family_size), 1.0);
   const std::vector<bool> holm = holm_rejections(p, kFamilyAlpha);
 
@@ -115,6 +120,11 @@ RunReport judge(std::vector<Outcome> outcomes, std::size_t family_size,
     run.resolution = std::move(r);
   } else {
     run.power = power_table(run.n, per_test);
+  }
+  if (fleet) {
+    fleet->shared_rejected = holm[fleet_index];
+    fleet->clustered_rejected = holm[fleet_index + 1];
+    run.fleet = std::move(fleet);
   }
   return run;
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "stats/battery.hpp"
+#include "stats/fleet.hpp"
 #include "stats/power.hpp"
 #include "stats/resolution.hpp"
 #include "stats/runner.hpp"
@@ -47,6 +48,20 @@ struct ResolutionOutcome {
   double seconds = 0.0;
 };
 
+// The fleet's tests of a port's source (fleet.hpp), two tests of the run's
+// family, and the fleet's draws outside [0, 1).
+struct FleetOutcome {
+  std::vector<std::vector<double>> draws;  // each process's first draws r
+  FleetResult result;
+  std::size_t outside = 0;         // draws not in [0, 1), a rejection of their own
+  std::string outside_shown;       // the first few, with their process and draw
+  bool shared_rejected = false;    // by Holm with the cells' tests
+  bool clustered_rejected = false;
+  double seconds = 0.0;
+
+  bool failed() const { return shared_rejected || clustered_rejected || outside > 0; }
+};
+
 // "5 outside [2, 3]: 7.5 (draw 0), NaN (draw 3), ...": the count and the
 // first kShownOutside delays, exact (shortest round trip), with their place
 // in the cell's calls; "ok" when none is outside.
@@ -70,16 +85,20 @@ struct RunReport {
   std::vector<PowerRow> power;     // at n and the per-test alpha
   // The port's source's resolution, when the run measured it (stats --impl).
   std::optional<ResolutionOutcome> resolution;
+  // The fleet's first draws, when the run read them (stats --impl).
+  std::optional<FleetOutcome> fleet;
 
-  bool passed() const;  // every cell passes, every double fails, the resolution is met
+  // every cell passes, every double fails, the resolution is met, the fleet draws apart
+  bool passed() const;
 };
 
 // The battery on one job's merged state.
 Outcome outcome_of(const JobInfo& job, const BatteryState& state, double seconds);
 
-// Holm over the cells (and the resolution test, when given: one more test of
-// the family), the Bonferroni share for each double.
+// Holm over the cells (and the resolution test and the fleet's, when given:
+// more tests of the family), the Bonferroni share for each double.
 RunReport judge(std::vector<Outcome> outcomes, std::size_t family_size,
-                std::optional<ResolutionOutcome> resolution = std::nullopt);
+                std::optional<ResolutionOutcome> resolution = std::nullopt,
+                std::optional<FleetOutcome> fleet = std::nullopt);
 
 }  // namespace acemq::stats

@@ -22,6 +22,9 @@ inline constexpr std::size_t kMaxReplayCalls = 256;
 // A sample answer holds at most 2^16 draws (about 1.3 MB of JSON at 20
 // characters a delay), so `stats` asks for a cell's draws in chunks.
 inline constexpr std::int64_t kMaxSampleCount = std::int64_t{1} << 16;
+// A sample drawn by threads at once uses at most 64 of them: a pool larger
+// than a consumer's, and few enough that no request can exhaust a server.
+inline constexpr std::int64_t kMaxSampleThreads = 64;
 // next_delay costs up to attempt - 1 multiplications. The protocol answers a
 // call only if its answer rests on at most 2^20 of them (within_cost_limit);
 // multiplier 1 + 1e-9 with no cap would otherwise take about 7e11 steps,

@@ -238,6 +238,9 @@ SampleCall sample_call(const json& request) {
   } else {
     sample.of = integer_at(*attempt, "attempt", kInt64Min, kInt64Max);
   }
+  if (const json* threads = member(request, "threads")) {
+    sample.threads = integer_at(*threads, "threads", 1, kMaxSampleThreads);
+  }
   return sample;
 }
 
@@ -248,7 +251,8 @@ constexpr std::string_view kNextDelayMembers[] = {"id",          "op",     "poli
                                                   "message_age", "jitter", "r"};
 constexpr std::string_view kJitteredMembers[] = {"id", "op", "policy", "delay", "r"};
 constexpr std::string_view kReplayMembers[] = {"id", "op", "policy", "seed", "calls"};
-constexpr std::string_view kSampleMembers[] = {"id", "op", "policy", "delay", "attempt", "count"};
+constexpr std::string_view kSampleMembers[] = {"id",    "op",      "policy", "delay",
+                                               "attempt", "count", "threads"};
 // A vector line is a request with its expected answer added; these ride
 // along and are never read.
 constexpr std::string_view kVectorLineMembers[] = {"expect", "expect_error"};

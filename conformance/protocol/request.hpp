@@ -58,6 +58,9 @@ struct SampleCall {
   std::int64_t count = 1;
   // jittered(delay), or next_delay(attempt) at message age 0.
   std::variant<double, std::int64_t> of;
+  // How many threads draw at once, as a pool of the port's users would;
+  // 1 draws on the thread that reads the requests.
+  std::int64_t threads = 1;
 };
 using Op = std::variant<ScheduleCall, NextDelayCall, JitteredCall, ReplayCall, SampleCall>;
 

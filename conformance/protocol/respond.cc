@@ -1,9 +1,12 @@
 #include "conformance/protocol/respond.hpp"
 
 #include <cmath>
+#include <cstddef>
 #include <exception>
+#include <latch>
 #include <optional>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
@@ -126,28 +129,73 @@ Items answer(const ReplayCall& replay, const RetryPolicy& policy, const SampleSo
 
 // Draws from the port's default source: for serve, the core's own
 // DefaultSource through the overloads that take none, as a user of this
-// port gets them; `count` consecutive calls, nothing drawn between.
+// port gets them; `count` consecutive calls, nothing drawn between. With
+// `threads` above 1, that many threads make the calls at once, released
+// together by a latch, each its share in a row, answered thread by thread:
+// a source that is not safe to share shows here, and nowhere else.
 Items answer(const SampleCall& sample, const RetryPolicy& policy, const SampleSource& source) {
-  Items items;
-  items.reserve(static_cast<std::size_t>(sample.count));
-  if (const auto* delay = std::get_if<double>(&sample.of)) {
-    // NaN is refused by the first call, before any draw, so the answer is
-    // all or nothing.
+  const auto* delay = std::get_if<double>(&sample.of);
+  const std::int64_t attempt = delay != nullptr ? 0 : std::get<std::int64_t>(sample.of);
+  // The call's refusals (NaN, attempt < 1, the cost limit) come before any
+  // draw, with a draw injected, so the answer is all or nothing.
+  if (delay != nullptr) {
     try {
-      for (std::int64_t i = 0; i < sample.count; ++i) {
-        items.emplace_back(source ? policy.jittered(Seconds{*delay}, source).count()
-                                  : policy.jittered(Seconds{*delay}).count());
-      }
+      (void)policy.jittered_with_draw(Seconds{*delay}, 0.0);
     } catch (const InvalidParameter& e) {
       fail_core("delay", e);
     }
+  } else {
+    (void)next_delay(policy, attempt, 0.0, {},
+                     [&] { return policy.next_delay(attempt, Seconds{0.0}, Jitter::off); });
+  }
+  const auto call = [&]() -> std::optional<double> {
+    if (delay != nullptr) {
+      return source ? policy.jittered(Seconds{*delay}, source).count()
+                    : policy.jittered(Seconds{*delay}).count();
+    }
+    const std::optional<Seconds> d =
+        source ? policy.next_delay(attempt, Seconds{0.0}, source) : policy.next_delay(attempt);
+    return d ? std::optional<double>(d->count()) : std::nullopt;
+  };
+  Items items(static_cast<std::size_t>(sample.count));
+  // A source's out-of-range draw is the core's refusal, named as before.
+  const auto refused = [&](const std::exception_ptr& error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const InvalidParameter& e) {
+      fail_core(delay != nullptr ? "delay" : "attempt", e);
+    }
+  };
+  if (sample.threads == 1) {
+    try {
+      for (std::optional<double>& item : items) item = call();
+    } catch (const InvalidParameter&) {
+      refused(std::current_exception());
+    }
     return items;
   }
-  const std::int64_t attempt = std::get<std::int64_t>(sample.of);
-  for (std::int64_t i = 0; i < sample.count; ++i) {
-    items.push_back(next_delay(policy, attempt, 0.0, {}, [&] {
-      return source ? policy.next_delay(attempt, Seconds{0.0}, source) : policy.next_delay(attempt);
-    }));
+  const auto threads = static_cast<std::size_t>(sample.threads);
+  std::latch start(static_cast<std::ptrdiff_t>(threads));
+  std::vector<std::exception_ptr> errors(threads);
+  {
+    std::vector<std::jthread> pool;
+    pool.reserve(threads);
+    std::size_t begin = 0;
+    for (std::size_t t = 0; t < threads; ++t) {
+      const std::size_t size = items.size() / threads + (t < items.size() % threads ? 1 : 0);
+      pool.emplace_back([&, t, begin, size] {
+        start.arrive_and_wait();
+        try {
+          for (std::size_t i = begin; i < begin + size; ++i) items[i] = call();
+        } catch (...) {
+          errors[t] = std::current_exception();
+        }
+      });
+      begin += size;
+    }
+  }  // every thread joined
+  for (const std::exception_ptr& error : errors) {
+    if (error) refused(error);
   }
   return items;
 }
