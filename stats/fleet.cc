@@ -173,7 +173,8 @@ FleetResult analyze_fleet(const std::vector<std::vector<double>>& draws, int min
       covered += gaps[gaps.size() - 1 - arcs].first;
       if (arcs > kFleetArcs) continue;
       const double p = arcs_probability(draws.size(), arcs, covered);
-      if (p < smallest_p || (k == 0 && arcs == 1 && smallest_p == 1.0)) {
+      // Ties go to the fewest arcs, which the words then name.
+      if (p < smallest_p || (p == smallest_p && k == out.arc_draw)) {
         smallest_p = p;
         out.arc_draw = k;
         out.arcs = arcs;

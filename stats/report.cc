@@ -190,6 +190,46 @@ std::string file_stem(const std::string& name) {
   return out;
 }
 
+nlohmann::json fleet_json(const FleetOutcome& f) {
+  const FleetResult& r = f.result;
+  return {{"processes", r.processes},
+          {"draws_each", r.draws},
+          {"failed", f.failed()},
+          {"outside", f.outside},
+          {"tests",
+           {{{"name", r.shared.name},
+             {"statistic", number(r.shared.statistic)},
+             {"p_value", number(r.shared.p_value)},
+             {"rejected", f.shared_rejected},
+             {"finding", r.shared_words}},
+            {{"name", r.clustered.name},
+             {"statistic", number(r.clustered.statistic)},
+             {"p_value", number(r.clustered.p_value)},
+             {"rejected", f.clustered_rejected},
+             {"finding", r.clustered_words}}}},
+          {"svg", "svg/fleet.svg"},
+          {"seconds", f.seconds}};
+}
+
+std::string fleet_markdown(const FleetOutcome& f) {
+  const FleetResult& r = f.result;
+  std::string md = "## The fleet\n\n**" + std::string(f.failed() ? "FAIL" : "pass") + "**: " +
+                   std::to_string(r.processes) + " processes started at once, the first " +
+                   std::to_string(r.draws) +
+                   " draws of each (the exact cell, r = delay / 2). The rule (docs/contract.md "
+                   "§5): each process draws its own stream, seeded from the operating system's "
+                   "entropy.\n\n";
+  md += "- " + std::string(r.shared.name) + (f.shared_rejected ? " (REJECTED)" : "") + ": " +
+        r.shared_words + "; p " + p_text(r.shared.p_value) + ".\n";
+  md += "- " + std::string(r.clustered.name) + (f.clustered_rejected ? " (REJECTED)" : "") + ": " +
+        r.clustered_words + "; p " + p_text(r.clustered.p_value) + ".\n";
+  if (f.outside > 0) {
+    md += "- " + std::to_string(f.outside) + " delays outside [0, 2): " + f.outside_shown + ".\n";
+  }
+  md += "\n![each process's first draws](svg/fleet.svg)\n\n";
+  return md;
+}
+
 std::filesystem::path write_report(const std::filesystem::path& dir, const RunReport& run_in) {
   RunReport run = run_in;
   std::filesystem::create_directories(dir / "svg");
@@ -229,6 +269,16 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
   for (const Outcome& o : run.cells) json["cells"].push_back(outcome_json(o, seeded));
   for (const Outcome& o : run.known_bad) json["known_bad"].push_back(outcome_json(o, seeded));
   if (run.resolution) json["resolution"] = resolution_json(*run.resolution);
+  if (run.fleet) {
+    json["fleet"] = fleet_json(*run.fleet);
+    write_file(dir / "svg" / "fleet.svg",
+               fleet_svg({"The fleet: each process's first draws",
+                          std::to_string(run.fleet->result.processes) +
+                              " processes started at once; " +
+                              (run.fleet->failed() ? "they do not draw their own streams"
+                                                   : "each draws its own stream")},
+                         run.fleet->draws, run.fleet->result.arc_draw));
+  }
   write_file(dir / "results.json", json.dump(2) + "\n");
 
   const std::size_t failing = static_cast<std::size_t>(std::count_if(
@@ -241,6 +291,9 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
         "**: " + std::to_string(run.cells.size() - failing) + " of " +
         std::to_string(run.cells.size()) + " cells pass";
   if (run.resolution) md += "; " + run.resolution->verdict;
+  if (run.fleet) {
+    md += run.fleet->failed() ? "; the fleet shares its streams" : "; the fleet draws apart";
+  }
   if (!run.known_bad.empty()) {
     const auto caught = std::count_if(run.known_bad.begin(), run.known_bad.end(),
                                       [](const Outcome& o) { return o.failed(); });
@@ -276,6 +329,7 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
       "plots u. The ECDF picture's lower panel shows ECDF − CDF against the KS band; the "
       "histogram's lower panel shows each bin's standardized residual.\n\n";
   if (run.resolution) md += resolution_markdown(*run.resolution);
+  if (run.fleet) md += fleet_markdown(*run.fleet);
   md += "## Power at this n\n\nEach test detects the deviation below with probability " +
         p_text(kPower) + " at its alpha:\n\n" + power_table_markdown(run.power) + "\n";
   md +=

@@ -252,6 +252,45 @@ std::string histogram_svg(const PictureCaption& caption, const Analysis& analysi
   return svg.finish();
 }
 
+std::string fleet_svg(const PictureCaption& caption, const std::vector<std::vector<double>>& draws,
+                      std::size_t marked_draw) {
+  Svg svg;
+  svg.heading(caption);
+  // One row a process; a fleet that draws apart is scattered, a herd is
+  // the same row again, or a column of red first draws.
+  const double rows = static_cast<double>(std::max<std::size_t>(draws.size(), 1));
+  const Panel panel{80, 60, 640, 480, 0.0, 1.0, 0.5, rows + 0.5};
+  svg.axes(panel, ticks(0, 1, 10), {}, "draw r (the exact cell's delay / 2)", "process");
+  for (std::size_t p = 0; p < draws.size(); ++p) {
+    const double row = rows - static_cast<double>(p);
+    svg.text(panel.left - 6, panel.y(row) + 4, std::to_string(p + 1), "end");
+    svg.line(panel.left, panel.y(row), panel.left + panel.width, panel.y(row),
+             "stroke=\"#eeeeee\"");
+    for (std::size_t k = 0; k < draws[p].size(); ++k) {
+      const double r = draws[p][k];
+      if (!(r >= 0.0 && r < 1.0)) continue;
+      if (k == marked_draw) continue;  // drawn last, on top
+      svg.circle(panel.x(r), panel.y(row), 2.2, "fill=\"#6baed6\" fill-opacity=\"0.7\"");
+    }
+  }
+  for (std::size_t p = 0; p < draws.size(); ++p) {
+    if (marked_draw >= draws[p].size()) continue;
+    const double r = draws[p][marked_draw];
+    if (!(r >= 0.0 && r < 1.0)) continue;
+    svg.circle(panel.x(r), panel.y(rows - static_cast<double>(p)), 4.5, "fill=\"#d62728\"");
+  }
+  svg.text(kWidth / 2.0, kHeight - 30,
+           "blue: each process's first " +
+               std::to_string(draws.empty() ? 0 : draws.front().size()) + " draws; red: draw " +
+               std::to_string(marked_draw + 1) + ", the one whose values cluster most",
+           "middle", "fill=\"#666\" font-size=\"11\"");
+  svg.text(kWidth / 2.0, kHeight - 14,
+           "a fleet that draws apart is scattered; one stream shared repeats a row, seeds "
+           "alike line the red dots up",
+           "middle", "fill=\"#666\" font-size=\"11\"");
+  return svg.finish();
+}
+
 std::string xml_escaped(std::string_view text) {
   std::string out;
   for (const char c : text) {

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "stats/battery.hpp"
 
@@ -28,6 +29,12 @@ struct PictureCaption {
 // `critical` is c, the KS acceptance bound on sqrt(n)·D at the run's alpha.
 std::string ecdf_svg(const PictureCaption& caption, const Analysis& analysis, double critical);
 std::string histogram_svg(const PictureCaption& caption, const Analysis& analysis);
+
+// The fleet's first draws (fleet.hpp), a row a process, `marked_draw`
+// (the k-th draw the clustered test found tightest) in red: a herd at a
+// glance.
+std::string fleet_svg(const PictureCaption& caption, const std::vector<std::vector<double>>& draws,
+                      std::size_t marked_draw);
 
 // Text made safe for SVG's character data: &, < and > as entities. Also
 // used by `retry-policy schedule --svg`, so the project escapes in one place.

@@ -23,6 +23,7 @@
 #include "conformance/protocol/wire.hpp"
 #include "stats/battery.hpp"
 #include "stats/family.hpp"
+#include "stats/fleet.hpp"
 #include "stats/grid.hpp"
 #include "stats/power.hpp"
 #include "stats/progress.hpp"
@@ -64,7 +65,7 @@ std::string clip(std::string_view text) {
 // path) or an attempt (next_delay, whose unjittered delay is the same d;
 // `check` proves the port computes it as the core does).
 std::string request_prefix(const amqp::RetryPolicy::Options& o, bool jittered, double delay,
-                           std::int64_t attempt) {
+                           std::int64_t attempt, std::int64_t threads = 1) {
   std::string out = R"(,"op":"sample","policy":{"max_attempts":)";
   out += std::to_string(o.max_attempts);
   out += R"(,"initial_delay":)";
@@ -82,6 +83,7 @@ std::string request_prefix(const amqp::RetryPolicy::Options& o, bool jittered, d
   } else {
     out += R"("attempt":)" + std::to_string(attempt);
   }
+  if (threads > 1) out += R"(,"threads":)" + std::to_string(threads);
   out += R"(,"count":)";
   return out;
 }
@@ -93,16 +95,21 @@ std::string request_prefix(const stats::Cell& cell) {
 }
 
 // The exact cell (stats/resolution.hpp): jittered(1) at jitter factor 1,
-// whose delay is 2r bit for bit, so the draws themselves come back.
-std::string exact_cell_prefix() {
+// whose delay is 2r bit for bit, so the draws themselves come back; drawn by
+// `threads` threads at once when above 1.
+std::string exact_cell_prefix(std::int64_t threads = 1) {
   const amqp::RetryPolicy::Options o{.max_attempts = 2,
                                      .initial_delay = amqp::Seconds{stats::kExactDelay},
                                      .multiplier = 1.0,
                                      .max_delay = amqp::Seconds{0.0},
                                      .jitter_factor = stats::kExactFactor};
-  return request_prefix(o, true, stats::kExactDelay, 1);
+  return request_prefix(o, true, stats::kExactDelay, 1, threads);
 }
 constexpr const char* kExactCellName = "jittered/port/f1/exact (delay 1: the draws themselves)";
+// A grid cell's kind of name, so that its FAIL line reads as theirs do.
+std::string threads_cell_name(int threads) {
+  return "jittered/port/f1/threads" + std::to_string(threads);
+}
 
 // Every draw of the run, in the order the adapter makes them: cell by cell
 // (the exact cell first), each cell's n in chunks of kMaxSampleCount. A chunk
@@ -521,11 +528,93 @@ struct ResolutionFeed {
   void end() { accumulator.end(); }
 };
 
+// The fleet: `processes` adapters started at once, as a fleet restarts
+// together, each asked for its first stats::kFleetDraws draws of the exact
+// cell (2r, so r comes back). The first process is kept for the run, whose
+// stream then goes on; the others must end as an adapter ends. Empty when
+// all answered; otherwise what went wrong, for exit 2.
+struct Fleet {
+  std::unique_ptr<AdapterProcess> first;  // goes on to draw the run
+  stats::FleetOutcome outcome;
+};
+
+std::string start_fleet(const PortStatsOptions& options, Fleet& fleet) {
+  const auto size = static_cast<std::size_t>(options.processes);
+  std::vector<std::unique_ptr<AdapterProcess>> processes;
+  const auto which = [&](std::size_t p) {
+    return "process " + std::to_string(p + 1) + " of the " + std::to_string(size) +
+           " started at once (a fleet restarts together; an adapter must run as many processes "
+           "at once)";
+  };
+  const auto begun = std::chrono::steady_clock::now();
+  for (std::size_t p = 0; p < size; ++p) {
+    std::string error;
+    processes.push_back(AdapterProcess::start(options.command, error));
+    if (!processes.back()) return "cannot start " + which(p) + ": " + error;
+  }
+  const std::string request =
+      "{\"id\":0" + exact_cell_prefix() + std::to_string(stats::kFleetDraws) + "}";
+  for (std::size_t p = 0; p < size; ++p) {
+    const AdapterProcess::Outcome sent = processes[p]->send(request, options.timeout);
+    if (sent != AdapterProcess::Outcome::answered) {
+      return which(p) + ": the adapter " + processes[p]->failure(sent, options.timeout) +
+             "\n  request: " + clip(request);
+    }
+  }
+  std::string line;
+  fleet.outcome.draws.assign(size, std::vector<double>(stats::kFleetDraws));
+  for (std::size_t p = 0; p < size; ++p) {
+    const AdapterProcess::Outcome got = processes[p]->receive(line, options.timeout);
+    if (got != AdapterProcess::Outcome::answered) {
+      return which(p) + ": the adapter " + processes[p]->failure(got, options.timeout) +
+             "\n  request: " + clip(request);
+    }
+    std::vector<double>& r = fleet.outcome.draws[p];
+    AnswerReader reader(0, r);
+    if (const std::string wrong = reader.read(line); !wrong.empty()) {
+      return which(p) + ": the adapter " + wrong + "\n  request: " + clip(request) +
+             "\n  answer: " + clip(line);
+    }
+    for (std::size_t k = 0; k < r.size(); ++k) {
+      const double delay = r[k];
+      r[k] = delay / 2;  // exact: the exact cell's delay is 2r
+      if (!(delay >= 0.0 && delay < 2.0)) {
+        if (fleet.outcome.outside++ < 3) {
+          fleet.outcome.outside_shown += std::string(fleet.outcome.outside_shown.empty() ? "" : ", ") +
+                                         format_number(delay) + " (process " +
+                                         std::to_string(p + 1) + ", draw " +
+                                         std::to_string(k + 1) + ")";
+        }
+      }
+    }
+  }
+  for (std::size_t p = 1; p < size; ++p) {
+    const std::string ending = processes[p]->finish(std::chrono::milliseconds(5000));
+    if (ending != "exit status 0") {
+      return which(p) + ": at the end of its input it ended with " + ending +
+             ", not exit status 0";
+    }
+  }
+  fleet.first = std::move(processes.front());
+  fleet.outcome.result = stats::analyze_fleet(fleet.outcome.draws, options.min_bits);
+  fleet.outcome.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
+  return "";
+}
+
 std::string plan_text(const PortStatsOptions& o, std::size_t cells) {
-  return "n " + std::to_string(o.n) + " a cell" + (o.quick ? " (--quick)" : "") + ", " +
-         std::to_string(cells) +
-         " cells (jittered and next_delay, f 0.05 0.2 0.5 1, d tiny ordinary huge cap) and the "
-         "exact cell (delay 1, f 1) for the resolution";
+  std::string out = "n " + std::to_string(o.n) + " a cell" + (o.quick ? " (--quick)" : "") +
+                    ", " + std::to_string(cells) +
+                    " cells (jittered and next_delay, f 0.05 0.2 0.5 1, d tiny ordinary huge "
+                    "cap) and the exact cell (delay 1, f 1) for the resolution";
+  if (o.threads > 1) {
+    out += "; the exact cell drawn by " + std::to_string(o.threads) + " threads at once";
+  }
+  if (o.processes > 1) {
+    out += "; the first " + std::to_string(stats::kFleetDraws) + " draws of " +
+           std::to_string(o.processes) + " processes started at once";
+  }
+  return out;
 }
 
 std::string rule_text(int min_bits) {
@@ -568,6 +657,21 @@ void print_power(std::ostream& out, const PortStatsOptions& options, double per_
   out << "Power at this n: each test detects the deviation below with probability " << stats::kPower
       << " in each cell (resolution: in the exact cell):\n\n"
       << stats::power_table_markdown(power) << "\n";
+  if (options.processes > 1) {
+    const auto processes = static_cast<std::size_t>(options.processes);
+    char arc[32];
+    std::snprintf(arc, sizeof arc, "%.3g",
+                  stats::fleet_detectable_arc(processes, stats::kFleetDraws, 1, per_test));
+    out << "The fleet (" << processes << " processes started at once, the first "
+        << stats::kFleetDraws << " draws of each), with probability 1 when it is there: "
+        << stats::kFleetShared << " rejects "
+        << stats::fleet_detectable_equal_pairs(processes, stats::kFleetDraws, options.min_bits,
+                                               per_test)
+        << " or more equal draws between processes (one stream shared, or shifted); "
+        << stats::kFleetClustered << " rejects the k-th draws of all " << processes
+        << " within one arc of " << arc
+        << " (or a few arcs; java.util.Random seeded by neighbouring PIDs or clocks)\n\n";
+  }
   // The spacing test is what sees a source on no binary grid; say when this
   // n is too small for it to see a 32-bit one.
   const int threshold = stats::spacing_threshold_bits(options.n, stats::kContractBits, per_test);
@@ -582,31 +686,57 @@ void print_power(std::ostream& out, const PortStatsOptions& options, double per_
 
 int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progress_out) {
   const std::vector<stats::Cell> cells = stats::port_grid();
-  // The grid's tests and the resolution test share the budget.
-  const std::size_t family = cells.size() * stats::kTestsPerSample + 1;
+  const bool threaded = options.threads > 1;
+  const bool fleet_judged = options.processes > 1;
+  // The grid's tests, the threads cell's, the resolution test and the
+  // fleet's share the budget.
+  const std::size_t family = (cells.size() + (threaded ? 1 : 0)) * stats::kTestsPerSample + 1 +
+                             (fleet_judged ? stats::kFleetTests : 0);
   const double per_test = stats::per_test_alpha(family);
 
   out << "retry-policy stats: the battery on `" << options.command
       << "`'s own default source, through the sample op\n"
-      << "  " << plan_text(options, cells.size()) << "; " << options.n * (cells.size() + 1)
+      << "  " << plan_text(options, cells.size()) << "; "
+      << options.n * (cells.size() + 1 + (threaded ? 1 : 0)) +
+             (fleet_judged ? static_cast<std::uint64_t>(options.processes) * stats::kFleetDraws
+                           : 0)
       << " draws\n"
-      << "  " << rule_text(options.min_bits) << "\n"
-      << "  family-wise alpha " << stats::kFamilyAlpha << " over " << family
+      << "  " << rule_text(options.min_bits) << "\n";
+  if (fleet_judged) {
+    out << "  the rule: each process of a fleet draws its own stream, seeded from the operating "
+           "system's entropy, and the source is safe to draw from many threads at once "
+           "(docs/contract.md §5)\n";
+  }
+  out << "  family-wise alpha " << stats::kFamilyAlpha << " over " << family
       << " tests (Holm's step-down; its first step, Bonferroni, is p < " << per_test << ")\n"
       << "  no seed: the draws come from the port's own source, so this run cannot be "
          "replayed\n\n"
       << std::flush;
 
-  std::string error;
-  std::unique_ptr<AdapterProcess> adapter = AdapterProcess::start(options.command, error);
-  if (!adapter) {
-    out << "ADAPTER FAILED: cannot start `" << options.command << "`: " << error << "\n";
-    return kFailedToTest;
+  std::unique_ptr<AdapterProcess> adapter;
+  std::optional<stats::FleetOutcome> fleet_outcome;
+  if (fleet_judged) {
+    Fleet fleet;
+    if (const std::string wrong = start_fleet(options, fleet); !wrong.empty()) {
+      out << "ADAPTER FAILED: " << wrong << "\nFAILED TO TEST: the fleet\n";
+      return kFailedToTest;
+    }
+    adapter = std::move(fleet.first);
+    fleet_outcome = std::move(fleet.outcome);
+  } else {
+    std::string error;
+    adapter = AdapterProcess::start(options.command, error);
+    if (!adapter) {
+      out << "ADAPTER FAILED: cannot start `" << options.command << "`: " << error << "\n";
+      return kFailedToTest;
+    }
   }
   ChunkPlan plan{{exact_cell_prefix()}, options.n};
+  if (threaded) plan.prefixes.push_back(exact_cell_prefix(options.threads));
   for (const stats::Cell& cell : cells) plan.prefixes.push_back(request_prefix(cell));
   Sampler sampler(*adapter, options.timeout, plan);
-  stats::Progress progress(progress_out, cells.size() + 1, options.n * (cells.size() + 1),
+  const std::size_t drawn_cells = plan.prefixes.size();
+  stats::Progress progress(progress_out, drawn_cells, options.n * drawn_cells,
                            options.progress_interval, stats::Progress::Lines::on_interval);
   std::vector<double> buffer(static_cast<std::size_t>(kMaxSampleCount));
   // The power table, once the adapter has answered: a run that fails at its
@@ -617,9 +747,14 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
     print_power(out, options, per_test);
     power_printed = true;
   };
+  const std::string threads_name = threads_cell_name(options.threads);
   const auto failed = [&](const std::string& cell) {
     out << "ADAPTER FAILED: " << sampler.failure() << "\nFAILED TO TEST: in cell " << cell
         << " after " << stats::duration_text(progress.elapsed_seconds()) << "\n";
+    if (cell == threads_name) {
+      out << "  (does the adapter implement sample's \"threads\"? conformance/README.md, "
+             "Ops; --threads 1 leaves the threads cell out)\n";
+    }
     return kFailedToTest;
   };
 
@@ -641,6 +776,30 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
 
   stats::Accumulator accumulator;
   std::vector<stats::Outcome> outcomes;
+  if (threaded) {
+    // The exact cell again, drawn by threads at once: a source shared
+    // without its lock repeats or sticks, and threads seeded alike repeat
+    // one another; the battery's repeats test sees both.
+    const stats::JobInfo info{threads_name,
+                              "",
+                              stats::kExactDelay,
+                              stats::kExactFactor,
+                              0,
+                              options.n,
+                              /*in_family=*/true};
+    stats::BatteryConfig config = info.config();
+    config.min_bits = options.min_bits;
+    stats::BatteryState state(config);
+    const auto begun = std::chrono::steady_clock::now();
+    if (!sample_cell(sampler, options.n, progress, buffer, BatteryFeed{accumulator, state},
+                     first_answer)) {
+      return failed(info.name);
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
+    outcomes.push_back(stats::outcome_of(info, state, seconds));
+    progress.cell_done(outcomes.back().one_line());
+  }
   for (const stats::Cell& cell : cells) {
     const stats::JobInfo info{cell.name(), "",        cell.delay_seconds(), cell.factor,
                               0,           options.n, /*in_family=*/true};
@@ -657,7 +816,7 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
     outcomes.push_back(stats::outcome_of(info, state, seconds));
     progress.cell_done(outcomes.back().one_line());
   }
-  progress.finish("all " + std::to_string(cells.size() + 1) + " cells drawn");
+  progress.finish("all " + std::to_string(drawn_cells) + " cells drawn");
   const std::string ending = adapter->finish(std::chrono::milliseconds(5000));
   if (ending != "exit status 0") {
     out << "ADAPTER FAILED: at the end of its input it ended with " << ending
@@ -665,7 +824,8 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
     return kFailedToTest;
   }
 
-  stats::RunReport run = stats::judge(std::move(outcomes), family, std::move(resolution));
+  stats::RunReport run =
+      stats::judge(std::move(outcomes), family, std::move(resolution), std::move(fleet_outcome));
   run.unseeded_source = "`" + options.command + "`, through the sample op";
   run.plan = plan_text(options, cells.size());
   const double elapsed = progress.elapsed_seconds();
@@ -683,14 +843,35 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
   out << (r.rejected ? "FAIL " : "") << "exact cell (delay 1, f 1), " << r.state.n()
       << " draws: " << r.verdict << "\n  estimate: " << r.result.estimate << "\n";
   if (!r.state.range.ok()) out << "  delays: " << stats::outside_text(r.state.range) << "\n";
+  if (run.fleet) {
+    const stats::FleetOutcome& f = *run.fleet;
+    out << (f.failed() ? "FAIL " : "") << "fleet (" << f.draws.size()
+        << " processes started at once, the first " << f.result.draws << " draws of each): "
+        << (f.failed() ? "the processes do not draw their own streams" : "each draws its own stream")
+        << "\n  " << (f.shared_rejected ? "REJECTED " : "") << stats::kFleetShared << ": "
+        << f.result.shared_words << " (p " << f.result.shared.p_value << ")\n  "
+        << (f.clustered_rejected ? "REJECTED " : "") << stats::kFleetClustered << ": "
+        << f.result.clustered_words << " (p " << f.result.clustered.p_value << ")\n";
+    if (f.outside > 0) {
+      out << "  " << f.outside << " of the fleet's delays outside [0, 2) (2r for r in [0, 1)): "
+          << f.outside_shown << "\n";
+    }
+  }
   if (!run.passed()) {
     const std::string cells_rejected = tally(run);
-    out << "Rejected: "
-        << (cells_rejected.empty()
-                ? std::string("the resolution only (every cell passes the battery)")
-                : cells_rejected +
-                      (r.rejected ? ", and the resolution" : "; the resolution passes"))
-        << "\n";
+    std::string what = cells_rejected.empty() ? std::string("every cell passes the battery")
+                                              : cells_rejected;
+    if (r.rejected) what += "; the resolution";
+    if (run.fleet && run.fleet->failed()) {
+      what += "; the fleet (";
+      what += run.fleet->shared_rejected ? stats::kFleetShared : "";
+      if (run.fleet->clustered_rejected) {
+        what += std::string(run.fleet->shared_rejected ? ", " : "") + stats::kFleetClustered;
+      }
+      if (run.fleet->outside > 0) what += "draws out of range";
+      what += ")";
+    }
+    out << "Rejected: " << what << "\n";
   }
 
   std::string report;
@@ -703,10 +884,13 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
   }
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.3g",
-                static_cast<double>(options.n * (cells.size() + 1)) / elapsed);
-  out << (run.passed() ? "PASS" : "FAIL") << ": " << cells.size() - failing << " of "
-      << cells.size() << " cells pass at n " << options.n << " a cell, family-wise alpha "
-      << stats::kFamilyAlpha << "; " << r.verdict << "; " << stats::duration_text(elapsed) << ", "
+                static_cast<double>(options.n * drawn_cells) / elapsed);
+  out << (run.passed() ? "PASS" : "FAIL") << ": " << run.cells.size() - failing << " of "
+      << run.cells.size() << " cells pass at n " << options.n << " a cell, family-wise alpha "
+      << stats::kFamilyAlpha << "; " << r.verdict
+      << (run.fleet ? (run.fleet->failed() ? "; the fleet shares its streams" : "; the fleet draws apart")
+                    : "")
+      << "; " << stats::duration_text(elapsed) << ", "
       << rate << " draws/s; the port's own source, not replayable; report " << report << "\n";
   if (!report_written) return kFailedToTest;
   return run.passed() ? 0 : 1;

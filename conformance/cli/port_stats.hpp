@@ -36,6 +36,7 @@
 #include <optional>
 #include <string>
 
+#include "stats/fleet.hpp"
 #include "stats/resolution_bits.hpp"
 
 namespace acemq::conformance {
@@ -56,6 +57,9 @@ inline constexpr int kLowResolutionBits = 32;
 // The most of an adapter's words (an error message, an id, an answer line)
 // that any output or report repeats.
 inline constexpr std::size_t kEchoBytes = 200;
+// 4 threads draw the threads cell: twice the cores of the machine the kit
+// runs on, so they contend as a pool does.
+inline constexpr int kPortStatsThreads = 4;
 
 struct PortStatsOptions {
   std::string command;  // the adapter, run with /bin/sh -c
@@ -65,6 +69,11 @@ struct PortStatsOptions {
   std::string report_dir = "stats-report";
   double progress_interval = 10.0;      // seconds between progress lines
   int min_bits = stats::kContractBits;  // the resolution floor (--min-bits)
+  // Processes started at once for the fleet's tests (--processes; 1 leaves
+  // them out): stats/fleet.hpp.
+  int processes = static_cast<int>(stats::kFleetProcesses);
+  // Threads drawing the threads cell at once (--threads; 1 leaves it out).
+  int threads = kPortStatsThreads;
 };
 
 // Why `dir` cannot take the report (created if need be, then a file written

@@ -6,7 +6,9 @@
 #include "conformance/cli/flags.hpp"
 #include "conformance/cli/port_stats.hpp"
 #include "conformance/cli/subcommand.hpp"
+#include "conformance/protocol/limits.hpp"
 #include "stats/battery.hpp"
+#include "stats/fleet.hpp"
 #include "stats/resolution_bits.hpp"
 #include "stats/runs.hpp"
 
@@ -36,6 +38,12 @@ class StatsCommand final : public Subcommand {
     value_option("--min-bits", min_bits_,
                  "accept a source of this many bits of resolution or more, knowingly below the "
                  "contract's 53 (default 53; docs/contract.md section 5)");
+    value_option("--processes", processes_,
+                 "start this many adapter processes at once and judge their first draws: "
+                 "a fleet must not share its streams (default 16; 1 leaves the fleet out)");
+    value_option("--threads", threads_,
+                 "draw one more cell by this many threads at once (sample's threads; default 4; "
+                 "1 leaves it out)");
   }
 
   int run() override {
@@ -73,6 +81,24 @@ class StatsCommand final : public Subcommand {
       }
       options_.min_bits = static_cast<int>(bits);
     }
+    require_value(app(), "--processes", processes_, "processes");
+    require_value(app(), "--threads", threads_, "threads");
+    if (given(app(), "--processes")) {
+      const std::int64_t processes = integer_flag("--processes", processes_);
+      if (processes < 1 || processes > 64) {
+        usage("--processes", "must be in [1, 64] (1 leaves the fleet out), got " + processes_);
+      }
+      options_.processes = static_cast<int>(processes);
+    }
+    if (given(app(), "--threads")) {
+      const std::int64_t threads = integer_flag("--threads", threads_);
+      if (threads < 1 || threads > kMaxSampleThreads) {
+        usage("--threads", "must be in [1, " + std::to_string(kMaxSampleThreads) +
+                               "] (the protocol's most; 1 leaves the threads cell out), got " +
+                               threads_);
+      }
+      options_.threads = static_cast<int>(threads);
+    }
     // Found now, not after a run of minutes whose verdict it would lose.
     if (const std::optional<std::string> problem = report_dir_problem(options_.report_dir)) {
       usage("--report-dir", *problem + ", got " + options_.report_dir);
@@ -87,6 +113,8 @@ class StatsCommand final : public Subcommand {
   std::string timeout_ = "60";
   std::string progress_ = "10";
   std::string min_bits_ = "53";
+  std::string processes_ = std::to_string(stats::kFleetProcesses);
+  std::string threads_ = std::to_string(kPortStatsThreads);
 };
 
 }  // namespace

@@ -14,28 +14,56 @@
 // draws from the core's DefaultSource. Every other op injects its draw (r,
 // or a replay's seed), so `check` passes every drift: that is the point.
 //
-// Each source is seeded from kSeed, printed on stderr, so a run is
-// reproducible: the same requests get the same answers.
+// Each process seeds its source as its row says and prints the seed on
+// stderr; ACEMQ_DRIFT_SEED=<seed> replays one process. The drifts of one
+// stream seed each process apart (kSeed and the process id, mixed), as a
+// right port does, so that only their own wrong is judged; the fleet's
+// drifts seed as the ports they stand for do. Every source but
+// shared-unlocked and threads-alike is behind a lock, as a right port's is,
+// so the threads cell judges only what the row is about.
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <iostream>
+#include <memory>
+#include <mutex>
 #include <random>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "conformance/process/serve.hpp"
 #include "conformance/protocol/respond.hpp"
+#include "stats/known_bad.hpp"
 
 namespace {
 
 using acemq::conformance::SampleSource;
 
-// Every drift's generator starts here: fixed, so a run is reproducible.
+// Every drift's generator starts from here, mixed with the process id for
+// the drifts of one stream.
 constexpr std::uint64_t kSeed = 20240601;
+
+// How a process seeds its source: the fleet's drifts are these.
+enum class Seeding {
+  per_process,    // kSeed and the process id through splitmix64: a stream each
+  constant,       // kSeed in every process: Go 1.19's package-level math/rand (seed 1)
+  clock_seconds,  // the clock in seconds: random.seed(int(time.time())), srand(Time.now.to_i)
+  process_id,     // the process id: new java.util.Random(pid)
+};
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15U;
+  x = (x ^ (x >> 30U)) * 0xbf58476d1ce4e5b9U;
+  x = (x ^ (x >> 27U)) * 0x94d049bb133111ebU;
+  return x ^ (x >> 31U);
+}
 
 // A good 53-bit draw, the contract's resolution: the shape of Ruby's
 // genrand_res53 on a 64-bit generator.
@@ -50,6 +78,10 @@ struct Drift {
   // them, comma-separated, or its resolution verdict ("resolution B bits").
   std::string_view rejected_by;
   std::string_view why;
+  Seeding seeding = Seeding::per_process;
+  // Whether the adapter puts a lock around the source, as a right port's
+  // default source has; the threads' drifts have none.
+  bool locked = true;
 };
 
 // The drifts: ONE TABLE. Deviations are of u = 2r - 1 (what the battery
@@ -57,7 +89,7 @@ struct Drift {
 // against are `retry-policy stats`'s own power table (per-test alpha
 // 3.47e-9, power 0.999 a cell), which the CTest registration quotes for the
 // n it runs each drift at (conformance/CMakeLists.txt).
-constexpr std::array<Drift, 8> kDrifts{{
+constexpr std::array<Drift, 13> kDrifts{{
     {"one-sided",
      [](std::uint64_t seed) -> SampleSource {
        return [g = std::mt19937_64(seed)]() mutable {
@@ -147,7 +179,97 @@ constexpr std::array<Drift, 8> kDrifts{{
      "k/2^24: a float's 24 bits, as uniform_real_distribution<float> gives", "resolution 24 bits",
      "on the binary grid of 2^-24, which the resolution's grid count reads at any n; the "
      "repeats test sees it only from about 2e4 draws a cell"},
+    {"constant-seed",
+     [](std::uint64_t seed) -> SampleSource {
+       return [g = std::mt19937_64(seed)]() mutable { return res53(g); };
+     },
+     "every process seeded with one constant, as Go 1.19's package-level math/rand (seed 1) "
+     "and new Random(42) are: one stream for the whole fleet",
+     "fleet_shared_draws, fleet_clustered_draws",
+     "the 16 processes draw the same 64 first draws: 7680 equal pairs where a 53-bit null "
+     "expects 5.5e-11, and every k-th draw in an arc of length 0; at any n",
+     Seeding::constant},
+    {"clock-seconds",
+     [](std::uint64_t seed) -> SampleSource {
+       return [g = std::mt19937_64(seed)]() mutable { return res53(g); };
+     },
+     "seeded with the clock in seconds at start, as random.seed(int(time.time())) and "
+     "srand(Time.now.to_i) are: a fleet started in one second shares one stream",
+     "fleet_shared_draws",
+     "processes started in one second draw one stream (those either side of a second's edge, "
+     "two): equal draws between processes, where a 53-bit null expects none; at any n",
+     Seeding::clock_seconds},
+    {"pid-java-random",
+     [](std::uint64_t seed) -> SampleSource {
+       return [random = acemq::stats::JavaRandom(seed)]() mutable { return random(); };
+     },
+     "new java.util.Random(pid): 53 bits and a passable stream alone, but the first draws of "
+     "neighbouring seeds lie about 9e-5 apart a unit of seed",
+     "fleet_clustered_draws",
+     "processes started at once get neighbouring PIDs, so their first draws lie within a few "
+     "arcs of total length far below the 0.156 the test rejects (seeds up to 40 apart: 5000 of "
+     "5000 fleets rejected, stats/fleet_test.cc); at any n",
+     Seeding::process_id},
+    {"shared-unlocked",
+     [](std::uint64_t seed) -> SampleSource {
+       // One state, read and written by every thread with no lock: the
+       // yield between, off the thread that reads requests, is where a
+       // thread is preempted in a real race.
+       return [state = std::make_shared<std::atomic<std::uint64_t>>(seed),
+               main = std::this_thread::get_id()] {
+         const std::uint64_t x = state->load(std::memory_order_relaxed);
+         if (std::this_thread::get_id() != main) std::this_thread::yield();
+         const std::uint64_t next = splitmix64(x);
+         state->store(next, std::memory_order_relaxed);
+         return static_cast<double>(next >> 11U) * 0x1p-53;
+       };
+     },
+     "one generator shared by the threads without its lock, as a java.util.Random or "
+     "System.Random or *rand.Rand shared by a pool is: threads read the same state and draw "
+     "the same value",
+     "repeats_2^40",
+     "in the threads cell the threads draw each other's values again and again; the repeats "
+     "test sees one repeat in a window where a 53-bit source has 2^-13; one stream alone is "
+     "right, so only the threads cell fails",
+     Seeding::per_process, /*locked=*/false},
+    {"threads-alike",
+     [](std::uint64_t seed) -> SampleSource {
+       return [seed] {
+         // Each thread its own generator, all seeded alike.
+         thread_local std::mt19937_64 g(seed);
+         return res53(g);
+       };
+     },
+     "each thread its own generator, every one seeded alike (a thread-local Random(seed)): the "
+     "threads of a pool draw one stream each",
+     "repeats_2^40",
+     "the threads cell's 4 threads draw the same sequence, so each value comes 4 times within "
+     "a window; one stream alone is right, so only the threads cell fails",
+     Seeding::per_process, /*locked=*/false},
 }};
+
+std::uint64_t seed_of(const Drift& drift) {
+  if (const char* replay = std::getenv("ACEMQ_DRIFT_SEED")) return std::strtoull(replay, nullptr, 10);
+  switch (drift.seeding) {
+    case Seeding::per_process:
+      return splitmix64(kSeed ^ static_cast<std::uint64_t>(getpid()));
+    case Seeding::constant:
+      return kSeed;
+    case Seeding::clock_seconds:
+      return static_cast<std::uint64_t>(std::time(nullptr));
+    case Seeding::process_id:
+      return static_cast<std::uint64_t>(getpid());
+  }
+  return kSeed;
+}
+
+// The drift's source behind a lock, as a right port's default source is.
+SampleSource locked(SampleSource source) {
+  return [source = std::move(source), lock = std::make_shared<std::mutex>()] {
+    const std::scoped_lock held(*lock);
+    return source();
+  };
+}
 
 const Drift* find_drift(std::string_view name) {
   for (const Drift& d : kDrifts) {
@@ -190,7 +312,11 @@ int main(int argc, char** argv) {
   if (argc != 2) return usage("one argument, the drift");
   const Drift* drift = find_drift(first);
   if (drift == nullptr) return usage("unknown drift '" + std::string(first) + "'");
-  std::cerr << "drifted_adapter: " << drift->name << ", seed " << kSeed << " (fixed)\n";
+  const std::uint64_t seed = seed_of(*drift);
+  std::cerr << "drifted_adapter: " << drift->name << ", seed " << seed
+            << " (ACEMQ_DRIFT_SEED=" << seed << " replays this process)\n";
+  SampleSource source = drift->make(seed);
+  if (drift->locked) source = locked(std::move(source));
   // The protocol as `retry-policy serve` answers it, but for `sample`.
-  return acemq::conformance::serve_lines(STDIN_FILENO, stdout, drift->make(kSeed));
+  return acemq::conformance::serve_lines(STDIN_FILENO, stdout, std::move(source));
 }

@@ -88,7 +88,11 @@ def rejects(args):
     # "FAIL <cell>: rejected by <test>, <test>..."
     cells = [line for line in lines if re.match(r"FAIL \S+: ", line)]
     for name in expected:
-        if name.startswith("resolution"):
+        if name.startswith("fleet_"):
+            said = [line for line in lines if line.strip().startswith(f"REJECTED {name}:")]
+            expect(f"stats: the fleet is not rejected by {name}", said)
+            print(f"{name}: {said[0].strip() if said else 'not rejected'}")
+        elif name.startswith("resolution"):
             # The resolution verdict (`stats --min-bits`): "resolution B bits,
             # below the contract's 53".
             said = [line for line in lines if name in line]

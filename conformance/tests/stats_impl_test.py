@@ -98,8 +98,10 @@ def progress_lines(err):
 
 def test_pass(rp, adapter, work):
     status, out, err, report = stats(rp, adapter, work, 0)
-    for text in ("PASS: 32 of 32 cells pass at n 524288", "family-wise alpha 1e-06 over 289 tests",
-                 "| repeats_2^40 |", "| resolution |", "cannot be replayed", "draws/s"):
+    for text in ("PASS: 33 of 33 cells pass at n 524288", "family-wise alpha 1e-06 over 300 tests",
+                 "| repeats_2^40 |", "| resolution |", "cannot be replayed", "draws/s",
+                 "fleet (16 processes started at once, the first 64 draws of each): each draws "
+                 "its own stream", "the fleet draws apart"):
         expect(f"the output does not say {text!r}", text in out)
     # The rule judged and met: 53 bits read off the grid (Python, Java, .NET,
     # the core), or, for draws finer than the 2^-53 grid (Go's Float64 is
@@ -110,7 +112,7 @@ def test_pass(rp, adapter, work):
     expect("the summary line does not say the resolution meets the contract's 53",
            summary_line and re.search(met, summary_line[-1]))
     lines = progress_lines(err)
-    expect("no final progress line on stderr", lines and "[33/33 cells]" in lines[-1])
+    expect("no final progress line on stderr", lines and "[34/34 cells]" in lines[-1])
     # --progress-every 5: a line every 5 s and one at the end, not one a cell.
     most = int(last_run.get("seconds", 0) / 5) + 2
     expect(f"{len(lines)} progress lines in {last_run.get('seconds', 0):.0f} s at one every 5 s "
@@ -128,7 +130,11 @@ def test_pass(rp, adapter, work):
         with open(results, encoding="utf-8") as f:
             data = json.load(f)
         expect("results.json has a seed", data["seed"] is None and data["replay"] is None)
-        expect("results.json: not 32 cells", len(data["cells"]) == 32)
+        expect("results.json: not 33 cells", len(data["cells"]) == 33)
+        fleet = data.get("fleet", {})
+        expect(f"results.json: the fleet failed or is missing: {fleet}",
+               fleet.get("failed") is False and fleet.get("processes") == 16)
+        expect("no picture of the fleet", os.path.exists(os.path.join(report, "svg", "fleet.svg")))
         resolution = data.get("resolution", {})
         expect(f"results.json: resolution {resolution.get('bits')}, rejected or missing",
                resolution.get("rejected") is False and resolution.get("bits", 0) >= 33)
@@ -181,14 +187,34 @@ def expect_in_file(path, text):
 def test_fails(rp, python, work):
     here = os.path.abspath(__file__)
     fake = lambda mode: f"{shlex.quote(python)} {shlex.quote(here)} fake {mode}"
+    # The one-process path (--processes 1), then the same faults met by the
+    # fleet, and the faults only a fleet or threads meet.
+    one = ["--processes", "1"]
+    fleet = "process 1 of the 16 started at once"
     cases = [
-        ("dies", ["--impl", fake("dies")], "ADAPTER FAILED: the adapter closed its output"),
-        ("garbage", ["--impl", fake("garbage")], "not a protocol answer"),
-        ("no sample op", ["--impl", fake("no-sample")], "does it implement the sample op?"),
-        ("too few", ["--impl", fake("short")], "1 draw to a request for 65536"),
-        ("null", ["--impl", fake("null")], "answered null (give up)"),
-        ("hangs", ["--impl", fake("hangs"), "--timeout", "1"], "gave no answer within 1000 ms"),
-        ("bad exit", ["--impl", fake("exit-3"), "--n", "10240"], "ended with exit status 3"),
+        ("dies", ["--impl", fake("dies"), *one], "ADAPTER FAILED: the adapter closed its output"),
+        ("garbage", ["--impl", fake("garbage"), *one], "not a protocol answer"),
+        ("no sample op", ["--impl", fake("no-sample"), *one], "does it implement the sample op?"),
+        ("too few", ["--impl", fake("short"), *one], "1 draw to a request for 65536"),
+        ("null", ["--impl", fake("null"), *one], "answered null (give up)"),
+        ("hangs", ["--impl", fake("hangs"), "--timeout", "1", *one],
+         "gave no answer within 1000 ms"),
+        ("bad exit", ["--impl", fake("exit-3"), "--n", "10240", *one], "ended with exit status 3"),
+        ("fleet: dies", ["--impl", fake("dies")], f"ADAPTER FAILED: {fleet}"),
+        ("fleet: too few", ["--impl", fake("short")], "1 draw to a request for 64"),
+        ("fleet: bad exit", ["--impl", fake("exit-3"), "--n", "10240"],
+         "process 2 of the 16 started at once (a fleet restarts together; an adapter must run "
+         "as many processes at once): at the end of its input it ended with exit status 3"),
+        ("fleet: one at a time", ["--impl", f"{fake('one-at-a-time')} {shlex.quote(work)}"],
+         "started at once (a fleet restarts together; an adapter must run as many processes at "
+         "once): the adapter closed its output"),
+        ("threads refused", ["--impl", fake("no-threads"), "--n", "10240"],
+         "does the adapter implement sample's \"threads\"?"),
+        ("--processes 0", ["--impl", "true", "--processes", "0"],
+         "--processes: must be in [1, 64] (1 leaves the fleet out), got 0"),
+        ("--threads 65", ["--impl", "true", "--threads", "65"],
+         "--threads: must be in [1, 64] (the protocol's most; 1 leaves the threads cell out), "
+         "got 65"),
         ("--quick and --n", ["--impl", "true", "--quick", "--n", "20000"],
          "--quick: cannot be used with --n"),
         ("--n too small", ["--impl", "true", "--n", "100"], "--n: must be in [10240, "),
@@ -247,21 +273,23 @@ def test_hostile(rp, python, work):
                         ("infinity", "Infinity (draw 0)")):
         status, out, err = run(rp, ["stats", "--impl", fake(mode), "--n", "10240",
                                     "--report-dir", report])
+        expect(f"{mode}: the fleet's delays out of range are not shown",
+               "of the fleet's delays outside [0, 2) (2r for r in [0, 1))" in out)
         expect(f"{mode}: exit {status}, expected 1 (a rejection, not a crash)", status == 1)
         expect(f"{mode}: a library's exception escaped", "Error in function" not in out + err)
         expect(f"{mode}: the output does not show {shown!r} with its cell",
                re.search(r"FAIL jittered/port/f0\.05/tiny: rejected by range.*outside \[.*"
                          + re.escape(shown), out))
         expect(f"{mode}: no tally of what rejected",
-               "Rejected: range in 32 of 32 cells" in out)
+               "Rejected: range in 33 of 33 cells" in out)
         expect_in_file(os.path.join(report, "summary.md"), shown)
 
     # Answers of ~63 MB, under the 64 MiB line cap: bounded memory, clipped echoes.
     for mode, says in (("objects", "result array holds an object at draw 0"),
                        ("big-error", "does it implement the sample op?"),
                        ("big-id", "answered id")):
-        status, out, err = run(rp, ["stats", "--impl", fake(mode), "--quick",
-                                    "--report-dir", report], timeout=300)
+        status, out, err = run(rp, ["stats", "--impl", fake(mode), "--quick", "--processes",
+                                    "1", "--report-dir", report], timeout=300)
         expect(f"{mode}: exit {status}, expected 2", status == 2)
         expect(f"{mode}: the output does not say {says!r}", says in out)
         expect(f"{mode}: {len(out)} bytes of output, more than {MAX_ECHOED_OUTPUT}: an echo "
@@ -300,9 +328,20 @@ def fake(mode):
                 f.write("asked\n")
             sys.exit(1)
         return
+    if mode == "one-at-a-time":  # a second process at once finds the lock taken, and ends
+        import fcntl
+        lock = open(os.path.join(sys.argv[3], "one-at-a-time.lock"), "w")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            sys.exit(1)
     for line in sys.stdin:
         request = json.loads(line)
         count = request.get("count", 1)
+        if mode == "no-threads" and "threads" in request:
+            print('{"id":%s,"ok":false,"error":"threads: not a member of sample"}'
+                  % request["id"], flush=True)
+            continue
         numbers = ",".join(["1.0"] * count)
         if mode == "dies":
             sys.exit(1)
