@@ -24,12 +24,15 @@ them all (that is the point); `retry-policy stats --impl` must reject each:
     python3 drifted.py biased-to-0    r ** 1.1: shorter delays on average
     python3 drifted.py 31-bit         i * (1 / (2**31 - 1)): .NET Framework's and
                                       Mono's NextDouble, 31 bits on no binary grid
+    python3 drifted.py clock-seconds  random.seed(int(time.time())) at start: a
+                                      fleet started in one second shares a stream
 """
 
 import math
 import pathlib
 import random
 import sys
+import time
 
 # The real Python port and its adapter, which every drift here starts from;
 # this folder holds only the test doubles, apart from the ports users copy.
@@ -112,6 +115,9 @@ SOURCE_DRIFTS = {
     # Mono's and .NET Framework's System.Random.NextDouble: an integer below
     # 2^31 - 1 times its reciprocal, 31 bits on no binary grid.
     "31-bit": lambda: random.randrange(2147483647) * (1.0 / 2147483647),
+    # Seeded once at start with the clock in seconds, as random.seed(int(time.time()))
+    # is: every process of a fleet started in one second draws one stream.
+    "clock-seconds": random.Random(int(time.time())).random,
 }
 
 DRIFTS = {"closed-form": ClosedForm, "draw-on-null": DrawOnNull, "draw-on-zero": DrawOnZero}
