@@ -66,9 +66,9 @@ double arcs_probability(std::size_t n, std::size_t arcs, double w) {
   // of n uniform spacings sum to a Beta(n - arcs, arcs) variable.
   const auto n_u = static_cast<unsigned>(n);
   const auto k_u = static_cast<unsigned>(arcs);
-  return std::min(1.0, boost::math::binomial_coefficient<double>(n_u, k_u) *
-                           boost::math::ibeta(static_cast<double>(n - arcs),
-                                              static_cast<double>(arcs), w));
+  return std::min(
+      1.0, boost::math::binomial_coefficient<double>(n_u, k_u) *
+               boost::math::ibeta(static_cast<double>(n - arcs), static_cast<double>(arcs), w));
 }
 
 double poisson_tail(std::uint64_t c, double lambda) {
@@ -106,8 +106,9 @@ FleetResult analyze_fleet(const std::vector<std::vector<double>>& draws, int min
       if (r >= 0.0 && r < 1.0) all.push_back({r, p});
     }
   }
-  std::sort(all.begin(), all.end(),
-            [](const Draw& a, const Draw& b) { return a.r < b.r || (a.r == b.r && a.process < b.process); });
+  std::sort(all.begin(), all.end(), [](const Draw& a, const Draw& b) {
+    return a.r < b.r || (a.r == b.r && a.process < b.process);
+  });
   std::map<std::pair<std::size_t, std::size_t>, std::size_t> equal_by_pair;
   std::uint64_t equal_pairs = 0;
   for (std::size_t i = 0; i < all.size();) {
@@ -147,15 +148,15 @@ FleetResult analyze_fleet(const std::vector<std::vector<double>>& draws, int min
                        " processes drew " + std::to_string(all.size()) + " distinct values";
   } else if (out.pairs_sharing == all_pairs && out.top_equal >= out.draws) {
     out.shared_words = "all " + std::to_string(draws.size()) +
-                       " processes drew the same stream: their first " +
-                       std::to_string(out.draws) + " draws are equal";
+                       " processes drew the same stream: their first " + std::to_string(out.draws) +
+                       " draws are equal";
   } else {
-    out.shared_words =
-        std::to_string(out.pairs_sharing) + " of the " + std::to_string(all_pairs) +
-        " pairs of processes drew equal values; processes " + std::to_string(out.top_a + 1) +
-        " and " + std::to_string(out.top_b + 1) + " share " + std::to_string(out.top_equal) +
-        " of their first " + std::to_string(out.draws) + " draws" +
-        (out.top_equal >= out.draws ? " (the same stream)" : "");
+    out.shared_words = std::to_string(out.pairs_sharing) + " of the " + std::to_string(all_pairs) +
+                       " pairs of processes drew equal values; processes " +
+                       std::to_string(out.top_a + 1) + " and " + std::to_string(out.top_b + 1) +
+                       " share " + std::to_string(out.top_equal) + " of their first " +
+                       std::to_string(out.draws) + " draws" +
+                       (out.top_equal >= out.draws ? " (the same stream)" : "");
   }
 
   // Clustered: for each k-th draw across the processes, the fewest total
@@ -184,8 +185,7 @@ FleetResult analyze_fleet(const std::vector<std::vector<double>>& draws, int min
     }
   }
   out.clustered.statistic = out.arc_length;
-  out.clustered.p_value =
-      std::min(1.0, static_cast<double>(out.draws * kFleetArcs) * smallest_p);
+  out.clustered.p_value = std::min(1.0, static_cast<double>(out.draws * kFleetArcs) * smallest_p);
   const std::string n = std::to_string(draws.size());
   if (out.arcs == 1) {
     double to = out.arc_from + out.arc_length;
@@ -222,10 +222,11 @@ double fleet_detectable_arc(std::size_t processes, std::size_t draws, std::size_
   return lo;
 }
 
-std::uint64_t fleet_detectable_equal_pairs(std::size_t processes, std::size_t draws,
-                                           int min_bits, double per_test) {
-  const double pairs = static_cast<double>(processes * (processes - 1) / 2) *
-                       static_cast<double>(draws) * static_cast<double>(draws);
+std::uint64_t fleet_detectable_equal_pairs(std::size_t processes, std::size_t draws, int min_bits,
+                                           double per_test) {
+  const auto count = static_cast<double>(processes);
+  const double pairs =
+      count * (count - 1) / 2 * static_cast<double>(draws) * static_cast<double>(draws);
   const double lambda = std::ldexp(pairs, -min_bits);
   std::uint64_t c = 1;
   while (poisson_tail(c, lambda) >= per_test) ++c;

@@ -74,10 +74,10 @@ struct FleetResult {
   TestResult clustered;           // statistic: the arcs' total length, at the smallest p
   std::size_t pairs_sharing = 0;  // pairs of processes with a draw in common
   std::size_t top_a = 0, top_b = 0, top_equal = 0;  // the pair sharing most (0-based)
-  std::size_t arc_draw = 0;     // the k (0-based) of the smallest p
-  std::size_t arcs = 1;         // how many arcs hold that k-th draw of every process
-  double arc_length = 1.0;      // their total length
-  double arc_from = 0.0;        // where the one arc starts (it may wrap past 1)
+  std::size_t arc_draw = 0;                         // the k (0-based) of the smallest p
+  std::size_t arcs = 1;     // how many arcs hold that k-th draw of every process
+  double arc_length = 1.0;  // their total length
+  double arc_from = 0.0;    // where the one arc starts (it may wrap past 1)
   // What a maintainer reads: "processes 3 and 7 drew the same stream ...",
   // "the draw-1 values of all 16 processes lie within an arc of 0.0012 ...".
   std::string shared_words;
@@ -93,7 +93,7 @@ FleetResult analyze_fleet(const std::vector<std::vector<double>>& draws, int min
 // `draws`), and the fewest equal pairs that the shared test rejects.
 double fleet_detectable_arc(std::size_t processes, std::size_t draws, std::size_t arcs,
                             double per_test);
-std::uint64_t fleet_detectable_equal_pairs(std::size_t processes, std::size_t draws,
-                                           int min_bits, double per_test);
+std::uint64_t fleet_detectable_equal_pairs(std::size_t processes, std::size_t draws, int min_bits,
+                                           double per_test);
 
 }  // namespace acemq::stats

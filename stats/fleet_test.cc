@@ -57,7 +57,7 @@ TEST(Fleet, JavaRandomReplaysTheJdk) {
 }
 
 TEST(Fleet, ArcProbabilityIsTheSpacingsLaw) {
-  EXPECT_DOUBLE_EQ(arc_probability(2, 0.3), 0.6);          // 2w for two points
+  EXPECT_DOUBLE_EQ(arc_probability(2, 0.3), 0.6);  // 2w for two points
   EXPECT_NEAR(arc_probability(16, 0.1), 16 * std::pow(0.1, 15), 1e-26);
   EXPECT_DOUBLE_EQ(arc_probability(3, 0.6), 3 * 0.36 - 3 * 0.2 * 0.2);  // past 1/2
   EXPECT_EQ(arc_probability(3, 2.0 / 3.0), 1.0);  // some spacing is at least 1/3
@@ -69,8 +69,8 @@ TEST(Fleet, ArcProbabilityIsTheSpacingsLaw) {
   for (const double w : {0.55, 0.7, 0.8}) {
     int within = 0;
     for (int f = 0; f < kFleets; ++f) {
-      std::vector<double> points;
-      for (int i = 0; i < 16; ++i) points.push_back(res53(g));
+      std::vector<double> points(16);
+      for (double& point : points) point = res53(g);
       std::sort(points.begin(), points.end());
       double widest = 1.0 - (points.back() - points.front());
       for (std::size_t i = 1; i < points.size(); ++i) {
@@ -88,7 +88,8 @@ TEST(Fleet, PoissonTail) {
   EXPECT_EQ(poisson_tail(0, 0.5), 1.0);
   EXPECT_NEAR(poisson_tail(1, 0.5), 1 - std::exp(-0.5), 1e-15);
   EXPECT_NEAR(poisson_tail(1, 1e-11), 1e-11, 1e-22);
-  EXPECT_NEAR(poisson_tail(30, 2.0), boost::math::gamma_p(30.0, 2.0), 1e-3 * boost::math::gamma_p(30.0, 2.0));
+  EXPECT_NEAR(poisson_tail(30, 2.0), boost::math::gamma_p(30.0, 2.0),
+              1e-3 * boost::math::gamma_p(30.0, 2.0));
   EXPECT_EQ(poisson_tail(491520, 5e-11), 0.0);  // underflows, as it should
 }
 
@@ -107,7 +108,8 @@ TEST(Fleet, OneStreamEverywhereIsRejectedByBoth) {
   const FleetResult r = analyze_fleet(java_fleet([](std::size_t) { return std::uint64_t{1}; }), 53);
   EXPECT_LT(r.shared.p_value, kPerTest);
   EXPECT_EQ(r.clustered.p_value, 0.0);
-  EXPECT_EQ(r.shared_words, "all 16 processes drew the same stream: their first 64 draws are equal");
+  EXPECT_EQ(r.shared_words,
+            "all 16 processes drew the same stream: their first 64 draws are equal");
 }
 
 TEST(Fleet, TwoProcessesSharingAStreamAreNamed) {
@@ -139,8 +141,7 @@ TEST(Fleet, NeighbouringSeedsAreClustered) {
       EXPECT_EQ(r.shared.statistic, 0.0) << spacing;
       EXPECT_LT(r.clustered.p_value, kPerTest) << spacing << ": " << r.clustered_words;
       EXPECT_EQ(r.arc_draw, 0U);  // the first draw shows it
-      EXPECT_EQ(r.clustered_words.rfind(
-                    "the draw-1 values of all 16 processes lie within ", 0),
+      EXPECT_EQ(r.clustered_words.rfind("the draw-1 values of all 16 processes lie within ", 0),
                 0U);
     }
   }

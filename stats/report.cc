@@ -213,8 +213,8 @@ nlohmann::json fleet_json(const FleetOutcome& f) {
 
 std::string fleet_markdown(const FleetOutcome& f) {
   const FleetResult& r = f.result;
-  std::string md = "## The fleet\n\n**" + std::string(f.failed() ? "FAIL" : "pass") + "**: " +
-                   std::to_string(r.processes) + " processes started at once, the first " +
+  std::string md = "## The fleet\n\n**" + std::string(f.failed() ? "FAIL" : "pass") +
+                   "**: " + std::to_string(r.processes) + " processes started at once, the first " +
                    std::to_string(r.draws) +
                    " draws of each (the exact cell, r = delay / 2). The rule (docs/contract.md "
                    "§5): each process draws its own stream, seeded from the operating system's "
@@ -271,13 +271,13 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
   if (run.resolution) json["resolution"] = resolution_json(*run.resolution);
   if (run.fleet) {
     json["fleet"] = fleet_json(*run.fleet);
-    write_file(dir / "svg" / "fleet.svg",
-               fleet_svg({"The fleet: each process's first draws",
-                          std::to_string(run.fleet->result.processes) +
-                              " processes started at once; " +
-                              (run.fleet->failed() ? "they do not draw their own streams"
-                                                   : "each draws its own stream")},
-                         run.fleet->draws, run.fleet->result.arc_draw));
+    write_file(
+        dir / "svg" / "fleet.svg",
+        fleet_svg({"The fleet: each process's first draws",
+                   std::to_string(run.fleet->result.processes) + " processes started at once; " +
+                       (run.fleet->failed() ? "they do not draw their own streams"
+                                            : "each draws its own stream")},
+                  run.fleet->draws, run.fleet->result.arc_draw));
   }
   write_file(dir / "results.json", json.dump(2) + "\n");
 

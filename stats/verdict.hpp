@@ -53,9 +53,9 @@ struct ResolutionOutcome {
 struct FleetOutcome {
   std::vector<std::vector<double>> draws;  // each process's first draws r
   FleetResult result;
-  std::size_t outside = 0;         // draws not in [0, 1), a rejection of their own
-  std::string outside_shown;       // the first few, with their process and draw
-  bool shared_rejected = false;    // by Holm with the cells' tests
+  std::size_t outside = 0;       // draws not in [0, 1), a rejection of their own
+  std::string outside_shown;     // the first few, with their process and draw
+  bool shared_rejected = false;  // by Holm with the cells' tests
   bool clustered_rejected = false;
   double seconds = 0.0;
 

@@ -25,6 +25,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -55,6 +56,7 @@ enum class Seeding {
   per_process,    // kSeed and the process id through splitmix64: a stream each
   constant,       // kSeed in every process: Go 1.19's package-level math/rand (seed 1)
   clock_seconds,  // the clock in seconds: random.seed(int(time.time())), srand(Time.now.to_i)
+  clock_millis,   // the clock in milliseconds: new java.util.Random(System.currentTimeMillis())
   process_id,     // the process id: new java.util.Random(pid)
 };
 
@@ -89,7 +91,7 @@ struct Drift {
 // against are `retry-policy stats`'s own power table (per-test alpha
 // 3.47e-9, power 0.999 a cell), which the CTest registration quotes for the
 // n it runs each drift at (conformance/CMakeLists.txt).
-constexpr std::array<Drift, 13> kDrifts{{
+constexpr std::array<Drift, 14> kDrifts{{
     {"one-sided",
      [](std::uint64_t seed) -> SampleSource {
        return [g = std::mt19937_64(seed)]() mutable {
@@ -210,6 +212,17 @@ constexpr std::array<Drift, 13> kDrifts{{
      "arcs of total length far below the 0.156 the test rejects (seeds up to 40 apart: 5000 of "
      "5000 fleets rejected, stats/fleet_test.cc); at any n",
      Seeding::process_id},
+    {"millis-java-random",
+     [](std::uint64_t seed) -> SampleSource {
+       return [random = acemq::stats::JavaRandom(seed)]() mutable { return random(); };
+     },
+     "new java.util.Random(System.currentTimeMillis()) once a process: processes started in one "
+     "millisecond share a stream, a few apart draw side by side",
+     "fleet_clustered_draws",
+     "a fleet started at once spans a few milliseconds: the processes of one millisecond draw "
+     "the same values, and neighbouring milliseconds start about 9e-5 apart a millisecond, so "
+     "the first draws lie in a few short arcs; at any n",
+     Seeding::clock_millis},
     {"shared-unlocked",
      [](std::uint64_t seed) -> SampleSource {
        // One state, read and written by every thread with no lock: the
@@ -249,16 +262,17 @@ constexpr std::array<Drift, 13> kDrifts{{
 }};
 
 std::uint64_t seed_of(const Drift& drift) {
-  if (const char* replay = std::getenv("ACEMQ_DRIFT_SEED")) return std::strtoull(replay, nullptr, 10);
+  if (const char* replay = std::getenv("ACEMQ_DRIFT_SEED"))
+    return std::strtoull(replay, nullptr, 10);
   switch (drift.seeding) {
-    case Seeding::per_process:
-      return splitmix64(kSeed ^ static_cast<std::uint64_t>(getpid()));
-    case Seeding::constant:
-      return kSeed;
-    case Seeding::clock_seconds:
-      return static_cast<std::uint64_t>(std::time(nullptr));
-    case Seeding::process_id:
-      return static_cast<std::uint64_t>(getpid());
+    case Seeding::per_process: return splitmix64(kSeed ^ static_cast<std::uint64_t>(getpid()));
+    case Seeding::constant: return kSeed;
+    case Seeding::clock_seconds: return static_cast<std::uint64_t>(std::time(nullptr));
+    case Seeding::clock_millis:
+      return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                            std::chrono::system_clock::now().time_since_epoch())
+                                            .count());
+    case Seeding::process_id: return static_cast<std::uint64_t>(getpid());
   }
   return kSeed;
 }
@@ -318,5 +332,5 @@ int main(int argc, char** argv) {
   SampleSource source = drift->make(seed);
   if (drift->locked) source = locked(std::move(source));
   // The protocol as `retry-policy serve` answers it, but for `sample`.
-  return acemq::conformance::serve_lines(STDIN_FILENO, stdout, std::move(source));
+  return acemq::conformance::serve_lines(STDIN_FILENO, stdout, source);
 }
