@@ -580,10 +580,9 @@ std::string start_fleet(const PortStatsOptions& options, Fleet& fleet) {
       r[k] = delay / 2;  // exact: the exact cell's delay is 2r
       if (!(delay >= 0.0 && delay < 2.0)) {
         if (fleet.outcome.outside++ < 3) {
-          fleet.outcome.outside_shown += std::string(fleet.outcome.outside_shown.empty() ? "" : ", ") +
-                                         format_number(delay) + " (process " +
-                                         std::to_string(p + 1) + ", draw " +
-                                         std::to_string(k + 1) + ")";
+          fleet.outcome.outside_shown +=
+              std::string(fleet.outcome.outside_shown.empty() ? "" : ", ") + format_number(delay) +
+              " (process " + std::to_string(p + 1) + ", draw " + std::to_string(k + 1) + ")";
         }
       }
     }
@@ -591,8 +590,7 @@ std::string start_fleet(const PortStatsOptions& options, Fleet& fleet) {
   for (std::size_t p = 1; p < size; ++p) {
     const std::string ending = processes[p]->finish(std::chrono::milliseconds(5000));
     if (ending != "exit status 0") {
-      return which(p) + ": at the end of its input it ended with " + ending +
-             ", not exit status 0";
+      return which(p) + ": at the end of its input it ended with " + ending + ", not exit status 0";
     }
   }
   fleet.first = std::move(processes.front());
@@ -603,8 +601,8 @@ std::string start_fleet(const PortStatsOptions& options, Fleet& fleet) {
 }
 
 std::string plan_text(const PortStatsOptions& o, std::size_t cells) {
-  std::string out = "n " + std::to_string(o.n) + " a cell" + (o.quick ? " (--quick)" : "") +
-                    ", " + std::to_string(cells) +
+  std::string out = "n " + std::to_string(o.n) + " a cell" + (o.quick ? " (--quick)" : "") + ", " +
+                    std::to_string(cells) +
                     " cells (jittered and next_delay, f 0.05 0.2 0.5 1, d tiny ordinary huge "
                     "cap) and the exact cell (delay 1, f 1) for the resolution";
   if (o.threads > 1) {
@@ -663,8 +661,9 @@ void print_power(std::ostream& out, const PortStatsOptions& options, double per_
     std::snprintf(arc, sizeof arc, "%.3g",
                   stats::fleet_detectable_arc(processes, stats::kFleetDraws, 1, per_test));
     out << "The fleet (" << processes << " processes started at once, the first "
-        << stats::kFleetDraws << " draws of each), with probability 1 when it is there: "
-        << stats::kFleetShared << " rejects "
+        << stats::kFleetDraws
+        << " draws of each), with probability 1 when it is there: " << stats::kFleetShared
+        << " rejects "
         << stats::fleet_detectable_equal_pairs(processes, stats::kFleetDraws, options.min_bits,
                                                per_test)
         << " or more equal draws between processes (one stream shared, or shifted); "
@@ -698,8 +697,7 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
       << "`'s own default source, through the sample op\n"
       << "  " << plan_text(options, cells.size()) << "; "
       << options.n * (cells.size() + 1 + (threaded ? 1 : 0)) +
-             (fleet_judged ? static_cast<std::uint64_t>(options.processes) * stats::kFleetDraws
-                           : 0)
+             (fleet_judged ? static_cast<std::uint64_t>(options.processes) * stats::kFleetDraws : 0)
       << " draws\n"
       << "  " << rule_text(options.min_bits) << "\n";
   if (fleet_judged) {
@@ -780,12 +778,8 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
     // The exact cell again, drawn by threads at once: a source shared
     // without its lock repeats or sticks, and threads seeded alike repeat
     // one another; the battery's repeats test sees both.
-    const stats::JobInfo info{threads_name,
-                              "",
-                              stats::kExactDelay,
-                              stats::kExactFactor,
-                              0,
-                              options.n,
+    const stats::JobInfo info{threads_name,        "", stats::kExactDelay,
+                              stats::kExactFactor, 0,  options.n,
                               /*in_family=*/true};
     stats::BatteryConfig config = info.config();
     config.min_bits = options.min_bits;
@@ -847,20 +841,22 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
     const stats::FleetOutcome& f = *run.fleet;
     out << (f.failed() ? "FAIL " : "") << "fleet (" << f.draws.size()
         << " processes started at once, the first " << f.result.draws << " draws of each): "
-        << (f.failed() ? "the processes do not draw their own streams" : "each draws its own stream")
+        << (f.failed() ? "the processes do not draw their own streams"
+                       : "each draws its own stream")
         << "\n  " << (f.shared_rejected ? "REJECTED " : "") << stats::kFleetShared << ": "
         << f.result.shared_words << " (p " << f.result.shared.p_value << ")\n  "
         << (f.clustered_rejected ? "REJECTED " : "") << stats::kFleetClustered << ": "
         << f.result.clustered_words << " (p " << f.result.clustered.p_value << ")\n";
     if (f.outside > 0) {
-      out << "  " << f.outside << " of the fleet's delays outside [0, 2) (2r for r in [0, 1)): "
-          << f.outside_shown << "\n";
+      out << "  " << f.outside
+          << " of the fleet's delays outside [0, 2) (2r for r in [0, 1)): " << f.outside_shown
+          << "\n";
     }
   }
   if (!run.passed()) {
     const std::string cells_rejected = tally(run);
-    std::string what = cells_rejected.empty() ? std::string("every cell passes the battery")
-                                              : cells_rejected;
+    std::string what =
+        cells_rejected.empty() ? std::string("every cell passes the battery") : cells_rejected;
     if (r.rejected) what += "; the resolution";
     if (run.fleet && run.fleet->failed()) {
       what += "; the fleet (";
@@ -883,15 +879,15 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
     report = "NOT WRITTEN (" + std::string(e.what()) + ")";
   }
   char rate[64];
-  std::snprintf(rate, sizeof rate, "%.3g",
-                static_cast<double>(options.n * drawn_cells) / elapsed);
+  std::snprintf(rate, sizeof rate, "%.3g", static_cast<double>(options.n * drawn_cells) / elapsed);
   out << (run.passed() ? "PASS" : "FAIL") << ": " << run.cells.size() - failing << " of "
       << run.cells.size() << " cells pass at n " << options.n << " a cell, family-wise alpha "
       << stats::kFamilyAlpha << "; " << r.verdict
-      << (run.fleet ? (run.fleet->failed() ? "; the fleet shares its streams" : "; the fleet draws apart")
-                    : "")
-      << "; " << stats::duration_text(elapsed) << ", "
-      << rate << " draws/s; the port's own source, not replayable; report " << report << "\n";
+      << (run.fleet
+              ? (run.fleet->failed() ? "; the fleet shares its streams" : "; the fleet draws apart")
+              : "")
+      << "; " << stats::duration_text(elapsed) << ", " << rate
+      << " draws/s; the port's own source, not replayable; report " << report << "\n";
   if (!report_written) return kFailedToTest;
   return run.passed() ? 0 : 1;
 }

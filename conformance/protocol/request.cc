@@ -251,7 +251,7 @@ constexpr std::string_view kNextDelayMembers[] = {"id",          "op",     "poli
                                                   "message_age", "jitter", "r"};
 constexpr std::string_view kJitteredMembers[] = {"id", "op", "policy", "delay", "r"};
 constexpr std::string_view kReplayMembers[] = {"id", "op", "policy", "seed", "calls"};
-constexpr std::string_view kSampleMembers[] = {"id",    "op",      "policy", "delay",
+constexpr std::string_view kSampleMembers[] = {"id",      "op",    "policy", "delay",
                                                "attempt", "count", "threads"};
 // A vector line is a request with its expected answer added; these ride
 // along and are never read.
