@@ -1,7 +1,12 @@
 package retrypolicy
 
 import (
+	"fmt"
 	"math"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -143,6 +148,57 @@ func TestDefaultSourceDraws(t *testing.T) {
 	for i := 0; i < 1000; i++ {
 		if r := DefaultSource(); !(r >= 0 && r < 1) {
 			t.Fatalf("draw %v outside [0, 1)", r)
+		}
+	}
+}
+
+// A fleet's processes must not share a stream: each draws its seed from
+// crypto/rand. Two processes of this test binary print their first draws.
+func TestDefaultSourceSeededPerProcess(t *testing.T) {
+	if os.Getenv("RETRYPOLICY_FIRST_DRAWS") != "" {
+		for i := 0; i < 4; i++ {
+			fmt.Println(DefaultSource())
+		}
+		return
+	}
+	first := func() string {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestDefaultSourceSeededPerProcess$")
+		cmd.Env = append(os.Environ(), "RETRYPOLICY_FIRST_DRAWS=1")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("child: %v", err)
+		}
+		return strings.SplitN(string(out), "\nPASS", 2)[0]
+	}
+	if a, b := first(), first(); a == b {
+		t.Errorf("two processes drew the same first draws:\n%s", a)
+	}
+}
+
+// DefaultSource is shared by every goroutine of a process (a *rand.Rand is
+// not safe to share; ours is locked): many at once get distinct draws, all
+// in [0, 1). Under `go test -race` an unlocked source fails here.
+func TestDefaultSourceFromManyGoroutines(t *testing.T) {
+	const goroutines, each = 8, 10000
+	draws := make([][]float64, goroutines)
+	var wg sync.WaitGroup
+	for g := range draws {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				draws[g] = append(draws[g], DefaultSource())
+			}
+		}(g)
+	}
+	wg.Wait()
+	seen := make(map[float64]bool, goroutines*each)
+	for _, share := range draws {
+		for _, r := range share {
+			if !(r >= 0 && r < 1) || seen[r] {
+				t.Fatalf("draw %v outside [0, 1) or drawn twice", r)
+			}
+			seen[r] = true
 		}
 	}
 }

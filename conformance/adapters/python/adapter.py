@@ -11,9 +11,11 @@ accepted, the limits) mirrors conformance/protocol/protocol.cc, because `check`
 compares the ok-ness of answers to invalid requests too.
 """
 
+import functools
 import json
 import math
 import sys
+import threading
 
 from retry_policy import RetryPolicy, RubyRandom
 
@@ -22,6 +24,7 @@ MAX_DEPTH = 32                 # arrays and objects nest at most this deep
 MAX_SCHEDULE_ENTRIES = 1 << 16
 MAX_REPLAY_CALLS = 256
 MAX_SAMPLE_COUNT = 1 << 16     # draws in one sample answer (about 1.3 MB of JSON)
+MAX_SAMPLE_THREADS = 64        # threads drawing at once for one sample answer
 MAX_STEPS = 1 << 20            # next_delay's cost limit, see within_cost_limit
 INT64_MIN = -(1 << 63)
 INT64_MAX = (1 << 63) - 1
@@ -407,8 +410,9 @@ def answer_replay(request, policy):
 
 def answer_sample(request, policy):
     """Draws from the port's default source (random.random), the way its
-    users get them: jittered(delay) or next_delay(attempt), count times in a
-    row, so consecutive answers are consecutive calls."""
+    users get them: jittered(delay) or next_delay(attempt), count calls in a
+    row on this thread, so consecutive answers are consecutive calls; or,
+    with `threads` above 1, that many threads calling at once."""
     count = integer_at(required(request, "count", "count"), "count", 1, INT64_MAX)
     if count > MAX_SAMPLE_COUNT:
         raise ProtocolError(f"count: {count} draws is more than the protocol's 65536")
@@ -418,19 +422,59 @@ def answer_sample(request, policy):
                             "attempt: not allowed with delay: give exactly one")
     if "delay" in request:
         delay = number_at(request["delay"], "delay")
+    else:
+        attempt = integer_at(request["attempt"], "attempt")
+    threads = integer_at(request.get("threads", 1), "threads", 1, MAX_SAMPLE_THREADS)
+    # The call's refusals (NaN, attempt < 1, the cost limit) come first, with
+    # a draw given, so that the answer is all or nothing and every draw from
+    # random.random is one of the count calls below.
+    if "delay" in request:
         try:
-            first = policy.jittered(delay)  # NaN is refused before any draw
+            policy.jittered_with_draw(delay, 0.5)
         except ValueError as e:
             raise _core_rule("delay", delay, e) from None
-        jittered = policy.jittered
-        return [first] + [jittered(delay) for _ in range(count - 1)]
-    attempt = integer_at(request["attempt"], "attempt")
-    # The first call alone is checked (the cost limit, attempt >= 1): the
-    # rest are the same call.
-    first = next_delay(policy, attempt, 0.0, "attempt", "message_age",
-                       lambda: policy.next_delay(attempt))
-    draw = policy.next_delay
-    return [first] + [draw(attempt) for _ in range(count - 1)]
+        draw = functools.partial(policy.jittered, delay)
+    else:
+        next_delay(policy, attempt, 0.0, "attempt", "message_age",
+                   lambda: policy.next_delay(attempt, jitter=False))
+        draw = functools.partial(policy.next_delay, attempt)
+    if threads == 1:
+        return [draw() for _ in range(count)]
+    return drawn_at_once(draw, count, threads)
+
+
+def drawn_at_once(draw, count, threads):
+    """count calls of draw, made by `threads` threads released together, as
+    a pool of the port's users would make them: no lock of ours around the
+    draw, since whether random.random is safe to share is what `stats` asks.
+    Thread i makes count // threads calls, one more if i < count % threads;
+    the answer is thread 0's draws in order, then thread 1's, and so on."""
+    shares = [[] for _ in range(threads)]
+    errors = []
+    start = threading.Barrier(threads)
+
+    def share(i):
+        calls = count // threads + (1 if i < count % threads else 0)
+        try:
+            start.wait()
+            shares[i].extend(draw() for _ in range(calls))
+        except Exception as e:  # noqa: BLE001 - answered as the request's error
+            errors.append(e)
+
+    pool = [threading.Thread(target=share, args=(i,)) for i in range(threads)]
+    started = []
+    try:
+        for thread in pool:
+            thread.start()
+            started.append(thread)
+    finally:
+        if len(started) < threads:
+            start.abort()  # those started would wait for the rest forever
+        for thread in started:
+            thread.join()
+    if errors:
+        raise errors[0]
+    return [x for drawn in shares for x in drawn]
 
 
 # Each op: the members a request of it takes, and its answer.
@@ -440,7 +484,7 @@ OPS = {
                    answer_next_delay),
     "jittered": (("id", "op", "policy", "delay", "r"), answer_jittered),
     "replay": (("id", "op", "policy", "seed", "calls"), answer_replay),
-    "sample": (("id", "op", "policy", "delay", "attempt", "count"), answer_sample),
+    "sample": (("id", "op", "policy", "delay", "attempt", "count", "threads"), answer_sample),
 }
 # A vector line is a request with its expected answer added; these ride along.
 VECTOR_LINE_MEMBERS = ("expect", "expect_error")

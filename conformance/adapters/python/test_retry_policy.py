@@ -6,8 +6,12 @@ these say what broke in the port's own words when it fails.
     python3 -m unittest test_retry_policy      (from this directory)
 """
 
+import json
 import math
+import pathlib
 import struct
+import subprocess
+import sys
 import unittest
 
 import adapter
@@ -141,6 +145,62 @@ class AdapterTest(unittest.TestCase):
                      b'{"id":1,"op":"schedule","policy":{"max_attempts":3.0}}'):
             with self.subTest(line=line):
                 self.assertIn('"ok":false', adapter.answer_line(line))
+
+
+class SampleThreadsTest(unittest.TestCase):
+    """sample with `threads`: random.random shared by threads drawing at once."""
+
+    def sample(self, **members):
+        request = {"id": 1, "op": "sample", "policy": {"jitter_factor": 0.5}, **members}
+        return json.loads(adapter.answer_line(json.dumps(request).encode()))
+
+    def test_threads_draw_count_values_inside_the_band(self):
+        for count in (4096, 4099, 3):  # shares of 1024 each; one more for the first 3; 0 for one
+            with self.subTest(count=count):
+                answer = self.sample(delay=8, count=count, threads=4)
+                self.assertTrue(answer["ok"], answer)
+                draws = answer["result"]
+                self.assertEqual(len(draws), count)
+                self.assertTrue(all(4.0 <= x < 12.0 for x in draws), draws[:8])
+                # 53-bit draws: a value shared between threads, or stuck, is a
+                # broken source, not chance.
+                self.assertEqual(len(set(draws)), count)
+
+    def test_threads_with_attempt_give_up_alike(self):
+        answer = self.sample(attempt=1, count=10, threads=3)
+        self.assertEqual(answer["result"], [None] * 10)  # max_attempts 1 gives up
+
+    def test_threads_out_of_range_or_not_an_integer_is_an_error_naming_threads(self):
+        for threads in (0, 65, "x", 4.0, None, -1):
+            with self.subTest(threads=threads):
+                answer = self.sample(delay=8, count=8, threads=threads)
+                self.assertFalse(answer["ok"])
+                self.assertTrue(answer["error"].startswith("threads: "), answer["error"])
+
+    def test_the_call_is_refused_before_any_thread_starts(self):
+        self.assertTrue(self.sample(delay="NaN", count=8, threads=4)["error"].startswith("delay: "))
+        self.assertTrue(self.sample(attempt=0, count=8, threads=4)["error"].startswith("attempt: "))
+
+    def test_two_answers_with_threads_are_not_the_same_stream(self):
+        first = self.sample(delay=8, count=64, threads=4)["result"]
+        second = self.sample(delay=8, count=64, threads=4)["result"]
+        self.assertNotEqual(first, second)
+        self.assertFalse(set(first) & set(second))
+
+    def test_each_process_draws_its_own_stream(self):
+        # random.random is seeded from os.urandom when random is imported: two
+        # adapters started at once must not share their first draws.
+        line = b'{"id":1,"op":"sample","policy":{"jitter_factor":1},"delay":1,"count":4}\n'
+        here = pathlib.Path(__file__).resolve().parent
+        runs = [subprocess.Popen([sys.executable, str(here / "adapter.py")], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE) for _ in range(2)]
+        first, second = (run.communicate(line)[0] for run in runs)
+        self.assertIn(b'"ok":true', first)
+        self.assertNotEqual(first, second)
+
+    def test_one_thread_and_none_given_are_the_same_request(self):
+        self.assertEqual(len(self.sample(delay=8, count=5, threads=1)["result"]), 5)
+        self.assertEqual(len(self.sample(delay=8, count=5)["result"]), 5)
 
 
 if __name__ == "__main__":

@@ -121,16 +121,50 @@ module ConformanceAdapter
   # source (genrand_res53, 53 bits), nothing injected. Kernel.rand is one
   # global stream: a replay's srand reseeds it, so a conversation that mixes
   # replay and sample does not see one unbroken stream (stats sends only
-  # sample).
+  # sample). With threads above 1, that many Ruby threads make the calls at
+  # once (drawn_at_once).
   def sample(policy, request)
     count = integer(request['count'], 'count')
-    if request.key?('delay')
-      delay = number(request['delay'], 'delay')
-      Array.new(count) { policy.jittered(delay) }
-    else
-      attempt = integer(request['attempt'], 'attempt')
-      Array.new(count) { policy.next_delay(attempt) }
+    draw =
+      if request.key?('delay')
+        delay = number(request['delay'], 'delay')
+        -> { policy.jittered(delay) }
+      else
+        attempt = integer(request['attempt'], 'attempt')
+        -> { policy.next_delay(attempt) }
+      end
+    threads = integer(request.fetch('threads', 1), 'threads')
+    # The one bound the adapter adds to the reference: a request must not
+    # start a thread per draw, nor divide by zero.
+    raise ArgumentError, "threads: must be in [1, 64], got #{threads}" unless (1..64).cover?(threads)
+    return Array.new(count) { draw.call } if threads == 1
+
+    drawn_at_once(count, threads, draw)
+  end
+
+  # count calls of draw, made by that many threads released together, as a
+  # pool of the reference's users would make them: no lock of ours around
+  # Kernel.rand, since whether it is safe to share is what `stats` asks.
+  # Thread i makes count / threads calls, one more if i < count % threads;
+  # the answer is thread 0's draws in order, then thread 1's, and so on.
+  def drawn_at_once(count, threads, draw)
+    ready = Queue.new
+    start = Queue.new
+    pool = []
+    begin
+      threads.times do |i|
+        pool << Thread.new(count / threads + (i < count % threads ? 1 : 0)) do |calls|
+          Thread.current.report_on_exception = false # its error is the request's, raised by #value
+          ready << i
+          start.pop
+          Array.new(calls) { draw.call }
+        end
+      end
+      threads.times { ready.pop } # every thread started: release them all at once
+    ensure
+      pool.size.times { start << true } # and if one failed to start, the others too
     end
+    pool.flat_map(&:value)
   end
 
   def answer(line)

@@ -23,6 +23,7 @@ const (
 	maxScheduleEntries = 1 << 16
 	maxReplayCalls     = 256
 	maxSampleCount     = 1 << 16 // draws in one sample answer (about 1.3 MB of JSON)
+	maxSampleThreads   = 64      // goroutines drawing at once for one sample answer
 	maxSteps           = 1 << 20 // next_delay's cost limit, see withinCostLimit
 )
 

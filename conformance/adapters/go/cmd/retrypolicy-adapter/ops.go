@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	"acemq.example/retrypolicy"
 )
@@ -51,7 +52,7 @@ var ops = map[string]op{
 	"next_delay": {[]string{"attempt", "message_age", "jitter", "r"}, answerNextDelay},
 	"jittered":   {[]string{"delay", "r"}, answerJittered},
 	"replay":     {[]string{"seed", "calls"}, answerReplay},
-	"sample":     {[]string{"delay", "attempt", "count"}, answerSample},
+	"sample":     {[]string{"delay", "attempt", "count", "threads"}, answerSample},
 }
 
 // A vector line is a request with its expected answer added; these ride
@@ -213,7 +214,8 @@ func answerReplay(request map[string]interface{}, policy retrypolicy.RetryPolicy
 
 // answerSample draws from the port's default source, retrypolicy.DefaultSource,
 // as the port's users get it: Jittered(delay) or NextDelay(attempt), count
-// times in a row, so consecutive answers are consecutive calls.
+// calls in a row, so consecutive answers are consecutive calls; or, with
+// threads above 1, that many goroutines calling at once (drawnAtOnce).
 func answerSample(request map[string]interface{}, policy retrypolicy.RetryPolicy) (result, error) {
 	v, err := required(request, "count", "count")
 	if err != nil {
@@ -234,35 +236,96 @@ func answerSample(request map[string]interface{}, policy retrypolicy.RetryPolicy
 		}
 		return result{}, fail("attempt: not allowed with delay: give exactly one")
 	}
-	out := result{array: true, values: make([]float64, 0, count), null: make([]bool, 0, count)}
+	var delay float64
+	var attempt int64
 	if hasDelay {
-		delay, err := number(delayValue, "delay")
-		if err != nil {
-			return result{}, err
-		}
-		for i := int64(0); i < count; i++ {
-			jittered, err := policy.Jittered(delay, retrypolicy.DefaultSource)
-			if err != nil {
-				return result{}, fail("delay: must be a number, not NaN")
-			}
-			out.values = append(out.values, jittered)
-			out.null = append(out.null, false)
-		}
-		return out, nil
+		delay, err = number(delayValue, "delay")
+	} else {
+		attempt, err = integer(attemptValue, "attempt", math.MinInt64, math.MaxInt64)
 	}
-	attempt, err := integer(attemptValue, "attempt", math.MinInt64, math.MaxInt64)
 	if err != nil {
 		return result{}, err
 	}
-	for i := int64(0); i < count; i++ {
-		delay, ok, err := call(policy, attempt, 0, "attempt", "message_age", true, retrypolicy.DefaultSource)
-		if err != nil {
+	threads := int64(1)
+	if v, present := request["threads"]; present {
+		if threads, err = integer(v, "threads", 1, maxSampleThreads); err != nil {
 			return result{}, err
 		}
-		out.values = append(out.values, delay)
-		out.null = append(out.null, !ok)
 	}
-	return out, nil
+	// The call's refusals (NaN, attempt < 1, the cost limit) come first, with
+	// a draw given, so the answer is all or nothing and every draw from
+	// DefaultSource is one of the count calls.
+	if hasDelay {
+		if _, err := policy.JitteredWithDraw(delay, 0.5); err != nil {
+			return result{}, fail("delay: must be a number, not NaN")
+		}
+	} else if _, _, err := call(policy, attempt, 0, "attempt", "message_age", false, nil); err != nil {
+		return result{}, err
+	}
+	one := func() (float64, bool, error) {
+		if hasDelay {
+			jittered, err := policy.Jittered(delay, retrypolicy.DefaultSource)
+			return jittered, true, err
+		}
+		return call(policy, attempt, 0, "attempt", "message_age", true, retrypolicy.DefaultSource)
+	}
+	out := result{array: true, values: make([]float64, count), null: make([]bool, count)}
+	if threads == 1 {
+		for i := range out.values {
+			d, ok, err := one()
+			if err != nil {
+				return result{}, err
+			}
+			out.values[i], out.null[i] = d, !ok
+		}
+		return out, nil
+	}
+	return out, drawnAtOnce(out, int(threads), one)
+}
+
+// drawnAtOnce fills out with calls of one made by that many goroutines,
+// released together, as a pool of the port's users would make them: no lock
+// of ours around the draw, since whether DefaultSource is safe to share is
+// what `stats` asks. Goroutine i makes len/threads calls, one more if
+// i < len%threads, into its own run of out: goroutine 0's draws in order,
+// then goroutine 1's, and so on.
+func drawnAtOnce(out result, threads int, one func() (float64, bool, error)) error {
+	count := len(out.values)
+	errs := make([]error, threads)
+	var ready, done sync.WaitGroup
+	start := make(chan struct{})
+	ready.Add(threads)
+	done.Add(threads)
+	begin := 0
+	for t := 0; t < threads; t++ {
+		size := count / threads
+		if t < count%threads {
+			size++
+		}
+		go func(t, begin, end int) {
+			defer done.Done()
+			ready.Done()
+			<-start
+			for i := begin; i < end; i++ {
+				d, ok, err := one()
+				if err != nil {
+					errs[t] = err
+					return
+				}
+				out.values[i], out.null[i] = d, !ok
+			}
+		}(t, begin, begin+size)
+		begin += size
+	}
+	ready.Wait() // every goroutine started, then all released at once
+	close(start)
+	done.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // answerLine answers one request line (without its LF).
