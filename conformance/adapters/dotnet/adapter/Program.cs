@@ -103,8 +103,9 @@ namespace AceMQ.Amqp.Conformance
             // A measuring hook, off unless asked for: ACEMQ_DOTNET_SOURCE=system-random
             // makes `sample` draw from System.Random.NextDouble() (31 bits on Mono
             // and .NET Framework), so `retry-policy stats` can be pointed at the
-            // source the contract's 53-bit rule refuses. Any other value is refused
-            // rather than ignored.
+            // source the contract's 53-bit rule refuses; with `threads`, its one
+            // instance is also drawn from unlocked by many threads, the trap
+            // DefaultSource avoids. Any other value is refused rather than ignored.
             string sourceName = Environment.GetEnvironmentVariable("ACEMQ_DOTNET_SOURCE");
             if (!string.IsNullOrEmpty(sourceName))
             {

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Globalization;
+using System.Threading;
 
 namespace AceMQ.Amqp.Conformance
 {
@@ -21,6 +22,7 @@ namespace AceMQ.Amqp.Conformance
         public const long MaxScheduleEntries = 1 << 16;
         public const int MaxReplayCalls = 256;
         public const long MaxSampleCount = 1 << 16;   // draws in one sample answer (about 1.3 MB of JSON)
+        public const long MaxSampleThreads = 64;      // threads one sample request may start
         public const long MaxSteps = 1 << 20;         // next_delay's cost limit, see WithinCostLimit
         public const long SeedMax = 4294967295L;      // 2^32 - 1: Ruby's init_genrand range
 
@@ -302,7 +304,7 @@ namespace AceMQ.Amqp.Conformance
             { "next_delay", new Op(new[] { "id", "op", "policy", "attempt", "message_age", "jitter", "r" }, AnswerNextDelay) },
             { "jittered", new Op(new[] { "id", "op", "policy", "delay", "r" }, AnswerJittered) },
             { "replay", new Op(new[] { "id", "op", "policy", "seed", "calls" }, AnswerReplay) },
-            { "sample", new Op(new[] { "id", "op", "policy", "delay", "attempt", "count" }, AnswerSample) },
+            { "sample", new Op(new[] { "id", "op", "policy", "delay", "attempt", "count", "threads" }, AnswerSample) },
         };
 
         // A vector line is a request with its expected answer added; these ride
@@ -418,9 +420,10 @@ namespace AceMQ.Amqp.Conformance
         public static Func<double> SampleSource = DefaultSource.NextDouble;
 
         // Draws from the port's default source as the port's users get it:
-        // Jittered(delay) or NextDelay(attempt), count times in a row, so
-        // consecutive answers are consecutive calls. Never reseeded, nothing
-        // drawn between.
+        // Jittered(delay) or NextDelay(attempt), count times, so consecutive
+        // answers are consecutive calls (of this thread's stream). Never
+        // reseeded, nothing drawn between. With threads T >= 2, T threads make
+        // those calls at once, as a pool of the port's users would (Draws).
         private static void AnswerSample(JsonObject request, RetryPolicy policy, Answer output)
         {
             long count = Integer(Required(request, "count", "count"), "count", 1, long.MaxValue);
@@ -436,36 +439,107 @@ namespace AceMQ.Amqp.Conformance
                                                                : "attempt: not allowed with delay: give exactly one");
             }
             Func<double> source = SampleSource;
-            output.Ascii("[");
+            // The first call's checks come before threads is read and before
+            // any draw, so the answer is all or nothing: every later call is
+            // the same call, which cannot fail.
+            Func<double?> call;
+            bool givesUp = false;
             if (delayValue != null)
             {
                 double delay = Number(delayValue, "delay");
-                // NaN is refused by the first call, before any draw.
-                for (long k = 0; k < count; k++)
+                try
                 {
-                    if (k > 0) output.Ascii(",");
-                    double jittered;
-                    try
-                    {
-                        jittered = policy.Jittered(delay, source);
-                    }
-                    catch (RetryPolicyArgumentException e)
-                    {
-                        throw Refused("delay", e, delay);
-                    }
-                    output.Number(jittered);
+                    policy.JitteredWithDraw(delay, 0.0);  // refuses NaN; draws nothing
                 }
+                catch (RetryPolicyArgumentException e)
+                {
+                    throw Refused("delay", e, delay);
+                }
+                call = () => policy.Jittered(delay, source);
             }
             else
             {
                 long attempt = Integer(attemptValue, "attempt", long.MinValue, long.MaxValue);
-                for (long k = 0; k < count; k++)
-                {
-                    if (k > 0) output.Ascii(",");
-                    output.Delay(Call(policy, attempt, 0.0, "attempt", "message_age", source));
-                }
+                // The cost limit and attempt >= 1, without jitter: no draw.
+                givesUp = Call(policy, attempt, 0.0, "attempt", "message_age", null) == null;
+                call = () => policy.NextDelay(attempt, 0.0, source);
+            }
+            JsonValue threadsValue = request.Get("threads");
+            int threads = threadsValue == null ? 1 : (int)Integer(threadsValue, "threads", 1, MaxSampleThreads);
+            // Gives up: no draw, every time, on any thread.
+            double?[] values = givesUp ? new double?[count] : Draws((int)count, threads, call);
+            output.Ascii("[");
+            for (int k = 0; k < values.Length; k++)
+            {
+                if (k > 0) output.Ascii(",");
+                output.Delay(values[k]);
             }
             output.Ascii("]");
+        }
+
+        // count calls: on this thread when threads is 1; else on that many new
+        // threads, each held at a CountdownEvent until all have started, then
+        // making its share at once (thread i count / threads calls, one more if
+        // i < count % threads). No lock around the call: the point is whether
+        // the port's default source is safe when its users draw from many
+        // threads. The answer is thread 0's draws in its order, then thread
+        // 1's, and so on.
+        private static double?[] Draws(int count, int threads, Func<double?> call)
+        {
+            var values = new double?[count];
+            if (threads == 1)
+            {
+                for (int k = 0; k < count; k++) values[k] = call();
+                return values;
+            }
+            var workers = new Thread[threads];
+            var failures = new Exception[threads];
+            using (var started = new CountdownEvent(threads))
+            {
+                for (int i = 0, from = 0; i < threads; i++)
+                {
+                    int index = i;
+                    int first = from;
+                    int end = from + count / threads + (i < count % threads ? 1 : 0);
+                    from = end;
+                    workers[i] = new Thread(() =>
+                    {
+                        try
+                        {
+                            started.Signal();
+                            started.Wait();
+                            for (int k = first; k < end; k++) values[k] = call();  // each thread its own slots
+                        }
+                        catch (Exception e)
+                        {
+                            failures[index] = e;
+                        }
+                    });
+                    workers[i].IsBackground = true;  // a stuck draw does not keep the process alive
+                }
+                int running = 0;
+                try
+                {
+                    for (; running < threads; running++) workers[running].Start();
+                }
+                finally
+                {
+                    // If a thread could not start, release the ones waiting for it.
+                    if (running < threads) started.Signal(threads - running);
+                    for (int i = 0; i < running; i++) workers[i].Join();
+                }
+            }
+            for (int i = 0; i < threads; i++)
+            {
+                // The port failed under threads: an unexpected failure, answered as "internal: ...".
+                if (failures[i] != null)
+                {
+                    throw new InvalidOperationException("sample thread " + Show(i) + " of " + Show(threads) + ": " +
+                                                        failures[i].GetType().Name + ": " + failures[i].Message,
+                                                        failures[i]);
+                }
+            }
+            return values;  // Join made every thread's writes visible here
         }
 
         // ---- A line -------------------------------------------------------------

@@ -309,6 +309,63 @@ namespace AceMQ.Amqp.Tests
                               (systemOnGrid ? "on the 2^-53 grid" : "off the 2^-53 grid (k / (2^31 - 1): 31 bits, the rule refuses it)"));
         }
 
+        // The default source drawn from 8 threads at once, released together:
+        // no thread fails, every draw is on the 2^-53 grid in [0, 1), and no
+        // value comes twice, within a thread (a shared System.Random wrecked
+        // by threads sticks at 0) or across threads (one stream repeated).
+        // Among 80,000 53-bit draws a repeat has a chance of about 4e-7.
+        private static void DefaultSourceThreads()
+        {
+            const int threads = 8, each = 10000;
+            var draws = new double[threads][];
+            var failures = new Exception[threads];
+            var workers = new Thread[threads];
+            using (var started = new CountdownEvent(threads))
+            {
+                for (int t = 0; t < threads; t++)
+                {
+                    int index = t;
+                    draws[t] = new double[each];
+                    workers[t] = new Thread(() =>
+                    {
+                        try
+                        {
+                            started.Signal();
+                            started.Wait();
+                            for (int k = 0; k < each; k++) draws[index][k] = DefaultSource.NextDouble();
+                        }
+                        catch (Exception e)
+                        {
+                            failures[index] = e;
+                        }
+                    });
+                    workers[t].Start();
+                }
+                foreach (Thread worker in workers) worker.Join();
+            }
+            int failed = 0;
+            foreach (Exception e in failures) if (e != null) failed++;
+            IsTrue("DefaultSource under 8 threads: no thread fails", failed == 0, failed + " failed");
+            bool onGrid = true;
+            var seen = new HashSet<double>();
+            var firsts = new HashSet<double>();
+            foreach (double[] stream in draws)
+            {
+                firsts.Add(stream[0]);
+                foreach (double r in stream)
+                {
+                    double scaled = r * 9007199254740992.0;
+                    if (!(r >= 0 && r < 1) || scaled != Math.Floor(scaled)) onGrid = false;
+                    seen.Add(r);
+                }
+            }
+            IsTrue("DefaultSource under 8 threads: every draw a multiple of 2^-53 in [0, 1)", onGrid, "a draw off the grid or outside");
+            IsTrue("DefaultSource under 8 threads: each thread its own stream (8 first draws differ)", firsts.Count == threads,
+                   firsts.Count + " distinct first draws of " + threads);
+            IsTrue("DefaultSource under 8 threads: no value repeated, within or across threads", seen.Count == threads * each,
+                   seen.Count + " distinct of " + threads * each);
+        }
+
         // ---- Reading numbers ------------------------------------------------------
 
         private static void ReadsAs(string text, long bits)
@@ -687,6 +744,136 @@ namespace AceMQ.Amqp.Tests
             IsTrue("sample answers count draws from the default source", sample.StartsWith("{\"id\":3,\"ok\":true,\"result\":[") && sample.Split(',').Length == 1002, sample.Substring(0, Math.Min(80, sample.Length)));
         }
 
+        // ---- sample's threads ------------------------------------------------------
+
+        // The items of a successful answer's result array, as text ("null" to
+        // give up); empty if it is not one.
+        private static string[] Items(string answer, string id)
+        {
+            string head = "{\"id\":" + id + ",\"ok\":true,\"result\":[";
+            if (!answer.StartsWith(head, StringComparison.Ordinal) || !answer.EndsWith("]}", StringComparison.Ordinal)) return new string[0];
+            return answer.Substring(head.Length, answer.Length - head.Length - 2).Split(',');
+        }
+
+        private static bool AllWithin(string[] items, double low, double high)
+        {
+            foreach (string item in items)
+            {
+                double d;
+                if (!DecimalParser.TryParse(item, 0, item.Length, out d) || !(d >= low && d <= high)) return false;
+            }
+            return true;
+        }
+
+        // T threads draw at once from the default source: count draws in the
+        // band, no value twice (so the threads did not draw one stream each,
+        // nor get stuck); threads is an integer in [1, 64], a member of
+        // sample, and the first call's checks come first.
+        private static void SampleThreads()
+        {
+            const string jittered = "\"policy\":{\"jitter_factor\":0.5},\"delay\":8";
+            string[] four = Items(AnswerTo("{\"id\":1,\"op\":\"sample\"," + jittered + ",\"count\":1000,\"threads\":4}"), "1");
+            IsTrue("sample, threads 4: count draws, each in [d (1 - f), d (1 + f)]", four.Length == 1000 && AllWithin(four, 4, 12),
+                   four.Length + " draws");
+            IsTrue("sample, threads 4: no value twice (not one stream per thread, none stuck)",
+                   new HashSet<string>(four).Count == 1000, new HashSet<string>(four).Count + " distinct of " + four.Length);
+            string[] many = Items(AnswerTo("{\"id\":2,\"op\":\"sample\"," + jittered + ",\"count\":6400,\"threads\":64}"), "2");
+            var firsts = new HashSet<string>();
+            for (int t = 0; t < 64 && many.Length == 6400; t++) firsts.Add(many[100 * t]);  // the answer is thread by thread
+            IsTrue("sample, threads 64: 6400 draws, all distinct, the 64 threads' first draws distinct",
+                   many.Length == 6400 && new HashSet<string>(many).Count == 6400 && firsts.Count == 64,
+                   many.Length + " draws, " + firsts.Count + " distinct first draws");
+            string[] few = Items(AnswerTo("{\"id\":3,\"op\":\"sample\"," + jittered + ",\"count\":3,\"threads\":8}"), "3");
+            IsTrue("sample, threads 8 for count 3: 3 draws (threads past the count make none)", few.Length == 3 && AllWithin(few, 4, 12),
+                   string.Join(",", few));
+            string[] attempts = Items(AnswerTo("{\"id\":4,\"op\":\"sample\",\"policy\":{\"max_attempts\":3,\"initial_delay\":8," +
+                                               "\"jitter_factor\":0.5},\"attempt\":1,\"count\":101,\"threads\":4}"), "4");
+            IsTrue("sample by attempt, threads 4: 101 draws in the band", attempts.Length == 101 && AllWithin(attempts, 4, 12),
+                   attempts.Length + " draws");
+            SameText("sample, threads 2, a policy that gives up: nulls",
+                     AnswerTo("{\"id\":5,\"op\":\"sample\",\"policy\":{\"max_attempts\":1},\"attempt\":1,\"count\":3,\"threads\":2}"),
+                     "{\"id\":5,\"ok\":true,\"result\":[null,null,null]}");
+            string one = AnswerTo("{\"id\":6,\"op\":\"sample\"," + jittered + ",\"count\":2,\"threads\":1}");
+            IsTrue("sample, threads 1: as without it", Items(one, "6").Length == 2, one);
+            string[,] refused =
+            {
+                { "0", "threads: must be in [1, 64], got 0" },
+                { "65", "threads: must be in [1, 64], got 65" },
+                { "\"x\"", "threads: must be an integer in [1, 64], written without fraction or exponent, got \\\"x\\\"" },
+                { "4.0", "threads: must be an integer in [1, 64]" },
+                { "null", "threads: must be an integer in [1, 64]" },
+                { "-1", "threads: must be in [1, 64], got -1" },
+                { "18446744073709551616", "threads: must be in [1, 64]" },
+            };
+            for (int i = 0; i < refused.GetLength(0); i++)
+            {
+                string got = AnswerTo("{\"id\":7,\"op\":\"sample\"," + jittered + ",\"count\":4,\"threads\":" + refused[i, 0] + "}");
+                IsTrue("sample, threads " + refused[i, 0] + ": an error naming threads",
+                       got.StartsWith("{\"id\":7,\"ok\":false,\"error\":\"" + refused[i, 1], StringComparison.Ordinal), got);
+            }
+            string misspelt = AnswerTo("{\"id\":8,\"op\":\"sample\"," + jittered + ",\"count\":4,\"thread\":4}");
+            IsTrue("a misspelt threads is an error, and the members listed include threads",
+                   misspelt.StartsWith("{\"id\":8,\"ok\":false,\"error\":\"\\\"thread\\\": not a member", StringComparison.Ordinal) &&
+                   misspelt.Contains("count, threads)"), misspelt);
+            string notSchedule = AnswerTo("{\"id\":9,\"op\":\"schedule\",\"policy\":{},\"threads\":4}");
+            IsTrue("threads is not a member of other ops",
+                   notSchedule.StartsWith("{\"id\":9,\"ok\":false,\"error\":\"\\\"threads\\\"", StringComparison.Ordinal), notSchedule);
+            string nan = AnswerTo("{\"id\":10,\"op\":\"sample\",\"policy\":{},\"delay\":\"NaN\",\"count\":4,\"threads\":4}");
+            IsTrue("sample, threads 4: a NaN delay is an error (before any thread)",
+                   nan.StartsWith("{\"id\":10,\"ok\":false,\"error\":\"delay: ", StringComparison.Ordinal), nan);
+            string cost = AnswerTo("{\"id\":11,\"op\":\"sample\",\"policy\":{\"max_attempts\":9223372036854775807,\"initial_delay\":1," +
+                                   "\"multiplier\":1.0000000000000002},\"count\":4,\"attempt\":2000000,\"threads\":4}");
+            IsTrue("sample, threads 4: the cost limit is an error (before any thread)",
+                   cost.StartsWith("{\"id\":11,\"ok\":false,\"error\":\"attempt: ", StringComparison.Ordinal), cost);
+        }
+
+        // A fleet: four adapter processes started at once must not draw the
+        // same: each seeds its streams from the OS. Their first draws, and
+        // their first draws with threads 4, all differ. The adapter is the
+        // assembly this test was built against, run by this runtime (mono,
+        // or directly on .NET Framework).
+        private static void Fleet()
+        {
+            string adapter = typeof(Protocol).Assembly.Location;
+            bool onMono = Type.GetType("Mono.Runtime") != null;
+            string requests = "{\"id\":1,\"op\":\"sample\",\"policy\":{\"jitter_factor\":1},\"delay\":1,\"count\":8}\n" +
+                              "{\"id\":2,\"op\":\"sample\",\"policy\":{\"jitter_factor\":1},\"delay\":1,\"count\":8,\"threads\":4}\n";
+            var processes = new List<Process>();
+            for (int p = 0; p < 4; p++)
+            {
+                var start = new ProcessStartInfo
+                {
+                    FileName = onMono ? Process.GetCurrentProcess().MainModule.FileName : adapter,
+                    Arguments = onMono ? "\"" + adapter + "\"" : "",
+                    UseShellExecute = false,
+                    RedirectStandardInput = true,
+                    RedirectStandardOutput = true,
+                };
+                processes.Add(Process.Start(start));
+            }
+            var firsts = new HashSet<string>();
+            var threadedFirsts = new HashSet<string>();
+            bool answered = true;
+            foreach (Process process in processes)
+            {
+                process.StandardInput.Write(requests);
+                process.StandardInput.Close();
+                string[] single = Items(process.StandardOutput.ReadLine() ?? "", "1");
+                string[] threaded = Items(process.StandardOutput.ReadLine() ?? "", "2");
+                answered &= single.Length == 8 && threaded.Length == 8;
+                if (answered)
+                {
+                    firsts.Add(single[0]);
+                    for (int t = 0; t < 4; t++) threadedFirsts.Add(threaded[2 * t]);
+                }
+                answered &= process.WaitForExit(30000) && process.ExitCode == 0;
+            }
+            IsTrue("four adapter processes started at once: their first draws differ", answered && firsts.Count == 4,
+                   string.Join(", ", firsts));
+            IsTrue("four adapter processes, threads 4: the 16 threads' first draws differ", answered && threadedFirsts.Count == 16,
+                   threadedFirsts.Count + " distinct of 16");
+        }
+
         // ---- The vector files -----------------------------------------------------
 
         private static void Vectors(string directory)
@@ -734,9 +921,12 @@ namespace AceMQ.Amqp.Tests
             WorkedExamples();
             Decisions();
             DefaultSourceDraws();
+            DefaultSourceThreads();
             ReadingNumbers();
             WritingNumbers();
             LinesAndStrictness();
+            SampleThreads();
+            Fleet();
             Vectors(args.Length > 0 ? args[0] : null);
             Console.WriteLine((failed == 0 ? "PASS" : "FAIL") + ": " + passed + " passed, " + failed + " failed (" +
                               clock.ElapsedMilliseconds + " ms)");

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -23,6 +24,7 @@ final class Ops {
     static final int MAX_SCHEDULE_ENTRIES = 1 << 16;
     static final int MAX_REPLAY_CALLS = 256;
     static final int MAX_SAMPLE_COUNT = 1 << 16; // draws in one sample answer (about 1.3 MB of JSON)
+    static final int MAX_SAMPLE_THREADS = 64;    // threads one sample request may start
     static final long MAX_STEPS = 1L << 20;      // next_delay's cost limit, see withinCostLimit
     static final long SEED_MAX = (1L << 32) - 1;
 
@@ -71,7 +73,7 @@ final class Ops {
                     Ops::nextDelay),
             "jittered", new Op(List.of("id", "op", "policy", "delay", "r"), Ops::jittered),
             "replay", new Op(List.of("id", "op", "policy", "seed", "calls"), Ops::replay),
-            "sample", new Op(List.of("id", "op", "policy", "delay", "attempt", "count"), Ops::sample));
+            "sample", new Op(List.of("id", "op", "policy", "delay", "attempt", "count", "threads"), Ops::sample));
 
     /** A vector line is a request with its expected answer added; these ride along and are never read. */
     static final List<String> VECTOR_LINE_MEMBERS = List.of("expect", "expect_error");
@@ -210,11 +212,13 @@ final class Ops {
     }
 
     /**
-     * Draws from the port's default source (DefaultSource, ThreadLocalRandom)
-     * the way its users get them: {@code jittered(delay)} or
-     * {@code nextDelay(attempt)}, count times in a row, through the overloads
-     * that take no source. Nothing else in the adapter draws, so consecutive
-     * answers are consecutive calls.
+     * Draws from the port's default source (DefaultSource) the way its users
+     * get them: {@code jittered(delay)} or {@code nextDelay(attempt)}, count
+     * times, through the overloads that take no source. With {@code threads}
+     * T >= 2, T threads make those calls at once, as a pool of the port's
+     * users would (see {@link #draws}). Nothing else in the adapter draws, so
+     * consecutive answers are consecutive calls (of this thread's stream, at
+     * T = 1).
      */
     private static Result sample(Map<String, Object> request, RetryPolicy policy) throws ProtocolError {
         long count = Fields.integer(Fields.required(request, "count", "count"), "count", 1, Long.MAX_VALUE);
@@ -228,28 +232,106 @@ final class Ops {
                     : "delay: missing, and so is attempt: give exactly one");
         }
         int n = (int) count;
-        double[] values = new double[n];
-        boolean[] giveUp = new boolean[n];
+        // The first call's checks come before threads is read and before any
+        // draw, so the answer is all or nothing: every later call is the same call.
+        DoubleSupplier call;
+        boolean givesUp = false;
         if (hasDelay) {
             double delay = Fields.number(request.get("delay"), "delay");
             if (Double.isNaN(delay)) {
-                throw ProtocolError.of("delay: must be a number, not NaN"); // before any draw
+                throw ProtocolError.of("delay: must be a number, not NaN");
             }
-            for (int k = 0; k < n; k++) {
-                values[k] = policy.jittered(delay);
+            call = () -> policy.jittered(delay);
+        } else {
+            long attempt = attempt(request.get("attempt"), "attempt");
+            // The cost limit and attempt >= 1, without a draw.
+            givesUp = call(policy, attempt, 0.0, "attempt", "message_age", false, null).isEmpty();
+            call = () -> policy.nextDelay(attempt).getAsDouble();
+        }
+        int threads = request.containsKey("threads")
+                ? (int) Fields.integer(request.get("threads"), "threads", 1, MAX_SAMPLE_THREADS) : 1;
+        boolean[] giveUp = new boolean[n];
+        if (givesUp) {
+            java.util.Arrays.fill(giveUp, true); // gives up: no draw, every time, on any thread
+            return new Result(true, new double[n], giveUp);
+        }
+        return new Result(true, draws(n, threads, call), giveUp);
+    }
+
+    /**
+     * count calls: on this thread when threads is 1; else on that many new
+     * threads, each held at a latch until all have started, then making its
+     * share at once (thread i count / threads calls, one more if
+     * i < count % threads). No lock around the call: the point is whether
+     * the port's default source is safe when its users draw from many
+     * threads. The answer is thread 0's draws in its order, then thread 1's,
+     * and so on.
+     */
+    private static double[] draws(int count, int threads, DoubleSupplier call) {
+        double[] values = new double[count];
+        if (threads == 1) {
+            for (int k = 0; k < count; k++) {
+                values[k] = call.getAsDouble();
             }
-            return new Result(true, values, giveUp);
+            return values;
         }
-        long attempt = attempt(request.get("attempt"), "attempt");
-        // The first call alone is checked (the cost limit, attempt >= 1), before any draw: the rest are the same call.
-        OptionalDouble first = call(policy, attempt, 0.0, "attempt", "message_age", false, null);
-        if (first.isEmpty()) {
-            java.util.Arrays.fill(giveUp, true); // gives up: no draw, every time
-            return new Result(true, values, giveUp);
+        CountDownLatch started = new CountDownLatch(threads);
+        Thread[] workers = new Thread[threads];
+        Throwable[] failures = new Throwable[threads];
+        for (int i = 0, from = 0; i < threads; i++) {
+            int index = i;
+            int first = from;
+            int end = from + count / threads + (i < count % threads ? 1 : 0);
+            from = end;
+            workers[i] = new Thread(() -> {
+                try {
+                    started.countDown();
+                    started.await();
+                    for (int k = first; k < end; k++) {
+                        values[k] = call.getAsDouble(); // each thread its own slots
+                    }
+                } catch (Throwable e) {
+                    failures[index] = e;
+                }
+            }, "sample-" + i);
+            workers[i].setDaemon(true); // a stuck draw does not keep the JVM alive
         }
-        for (int k = 0; k < n; k++) {
-            values[k] = policy.nextDelay(attempt).getAsDouble();
+        int running = 0;
+        try {
+            for (; running < threads; running++) {
+                workers[running].start();
+            }
+        } finally {
+            // If a thread could not start, release the ones waiting for it.
+            for (int k = running; k < threads; k++) {
+                started.countDown();
+            }
+            joinAll(workers, running);
         }
-        return new Result(true, values, giveUp);
+        for (int i = 0; i < threads; i++) {
+            if (failures[i] != null) {
+                // The port failed under threads: say so, as any unexpected failure ("internal: ...").
+                throw new IllegalStateException("sample thread " + i + " of " + threads + ": " + failures[i],
+                        failures[i]);
+            }
+        }
+        return values; // join made every thread's writes visible here
+    }
+
+    private static void joinAll(Thread[] workers, int started) {
+        boolean interrupted = false;
+        for (int i = 0; i < started; i++) {
+            while (true) {
+                try {
+                    workers[i].join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true; // nothing here interrupts; keep waiting, and keep the flag
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -1,15 +1,21 @@
 package com.acemq.amqp.adapter;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -433,6 +439,135 @@ public final class WireTest {
         check("sample draws are within [d (1 - f), d (1 + f)]", inRange, "");
     }
 
+    /** The items of a successful answer's result array, as text ("null" for give up); empty if not one. */
+    private static List<String> items(String answer, String id) {
+        String head = "{\"id\":" + id + ",\"ok\":true,\"result\":[";
+        if (!answer.startsWith(head) || !answer.endsWith("]}")) {
+            return List.of();
+        }
+        return List.of(answer.substring(head.length(), answer.length() - 2).split(","));
+    }
+
+    private static boolean allWithin(List<String> items, double low, double high) {
+        for (String item : items) {
+            double d = Double.parseDouble(item);
+            if (!(d >= low && d <= high)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * sample's threads: T threads draw at once from the default source. The
+     * answer is count draws in the band; no value comes twice, so the threads
+     * did not draw one stream each (nor get stuck); threads is an integer in
+     * [1, 64], a member of sample, and the first call's checks come first.
+     */
+    private static void sampleThreads() {
+        String jittered = "\"policy\":{\"jitter_factor\":0.5},\"delay\":8";
+        List<String> four = items(answer("{\"id\":1,\"op\":\"sample\"," + jittered + ",\"count\":1000,\"threads\":4}"), "1");
+        check("sample, threads 4: count draws, each in [d (1 - f), d (1 + f)]",
+                four.size() == 1000 && allWithin(four, 4, 12), four.size() + " draws");
+        Set<String> distinct = new HashSet<>(four);
+        check("sample, threads 4: no value twice (not one stream per thread, none stuck)", distinct.size() == 1000,
+                distinct.size() + " distinct of " + four.size());
+        List<String> sixtyFour = items(answer("{\"id\":2,\"op\":\"sample\"," + jittered + ",\"count\":6400,\"threads\":64}"), "2");
+        Set<String> firsts = new HashSet<>();
+        for (int t = 0; t < 64 && sixtyFour.size() == 6400; t++) {
+            firsts.add(sixtyFour.get(100 * t)); // thread t's first draw: the answer is thread by thread
+        }
+        check("sample, threads 64: 6400 draws, all distinct, the 64 threads' first draws distinct",
+                sixtyFour.size() == 6400 && new HashSet<>(sixtyFour).size() == 6400 && firsts.size() == 64,
+                sixtyFour.size() + " draws, " + firsts.size() + " distinct first draws");
+        List<String> few = items(answer("{\"id\":3,\"op\":\"sample\"," + jittered + ",\"count\":3,\"threads\":8}"), "3");
+        check("sample, threads 8 for count 3: 3 draws (threads past the count make none)",
+                few.size() == 3 && allWithin(few, 4, 12), few.toString());
+        List<String> attempts = items(answer("{\"id\":4,\"op\":\"sample\",\"policy\":{\"max_attempts\":3,"
+                + "\"initial_delay\":8,\"jitter_factor\":0.5},\"attempt\":1,\"count\":101,\"threads\":4}"), "4");
+        check("sample by attempt, threads 4: 101 draws in the band", attempts.size() == 101 && allWithin(attempts, 4, 12),
+                attempts.size() + " draws");
+        String gives = answer("{\"id\":5,\"op\":\"sample\",\"policy\":{\"max_attempts\":1},\"attempt\":1,\"count\":3,\"threads\":2}");
+        check("sample, threads 2, a policy that gives up: nulls", gives.equals("{\"id\":5,\"ok\":true,\"result\":[null,null,null]}"),
+                gives);
+        String one = answer("{\"id\":6,\"op\":\"sample\"," + jittered + ",\"count\":2,\"threads\":1}");
+        check("sample, threads 1: as without it", items(one, "6").size() == 2, one);
+        String[][] refused = {
+                {"0", "threads: must be in [1, 64], got 0"},
+                {"65", "threads: must be in [1, 64], got 65"},
+                {"\"x\"", "threads: must be an integer in [1, 64], written without fraction or exponent, got \\\"x\\\""},
+                {"4.0", "threads: must be an integer in [1, 64]"},
+                {"null", "threads: must be an integer in [1, 64]"},
+                {"-1", "threads: must be in [1, 64], got -1"},
+                {"18446744073709551616", "threads: must be in [1, 64]"},
+        };
+        for (String[] c : refused) {
+            String got = answer("{\"id\":7,\"op\":\"sample\"," + jittered + ",\"count\":4,\"threads\":" + c[0] + "}");
+            check("sample, threads " + c[0] + ": an error naming threads",
+                    got.startsWith("{\"id\":7,\"ok\":false,\"error\":\"" + c[1]), got);
+        }
+        String misspelt = answer("{\"id\":8,\"op\":\"sample\"," + jittered + ",\"count\":4,\"thread\":4}");
+        check("a misspelt threads is an error, and the members listed include threads",
+                misspelt.startsWith("{\"id\":8,\"ok\":false,\"error\":\"\\\"thread\\\": not a member")
+                        && misspelt.contains("count, threads)"), misspelt);
+        String notSchedule = answer("{\"id\":9,\"op\":\"schedule\",\"policy\":{},\"threads\":4}");
+        check("threads is not a member of other ops", notSchedule.startsWith("{\"id\":9,\"ok\":false,\"error\":\"\\\"threads\\\""),
+                notSchedule);
+        String nan = answer("{\"id\":10,\"op\":\"sample\",\"policy\":{},\"delay\":\"NaN\",\"count\":4,\"threads\":4}");
+        check("sample, threads 4: a NaN delay is an error (before any thread)",
+                nan.startsWith("{\"id\":10,\"ok\":false,\"error\":\"delay: "), nan);
+        String cost = answer("{\"id\":11,\"op\":\"sample\",\"policy\":{\"max_attempts\":9223372036854775807,"
+                + "\"initial_delay\":1,\"multiplier\":1.0000000000000002},\"count\":4,\"attempt\":2000000,\"threads\":4}");
+        check("sample, threads 4: the cost limit is an error (before any thread)",
+                cost.startsWith("{\"id\":11,\"ok\":false,\"error\":\"attempt: "), cost);
+    }
+
+    /**
+     * A fleet: four adapter processes started at once (this JVM's java, this
+     * classpath) must not draw the same: each process seeds its own streams
+     * from the OS. Their first draws, and their first draws with threads 4,
+     * all differ.
+     */
+    private static void fleet() throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classpath = System.getProperty("java.class.path");
+        String requests = "{\"id\":1,\"op\":\"sample\",\"policy\":{\"jitter_factor\":1},\"delay\":1,\"count\":8}\n"
+                + "{\"id\":2,\"op\":\"sample\",\"policy\":{\"jitter_factor\":1},\"delay\":1,\"count\":8,\"threads\":4}\n";
+        List<Process> processes = new ArrayList<>();
+        for (int p = 0; p < 4; p++) {
+            processes.add(new ProcessBuilder(java, "-cp", classpath, Adapter.class.getName())
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start());
+        }
+        Set<String> firsts = new HashSet<>();
+        Set<String> threadedFirsts = new HashSet<>();
+        boolean answered = true;
+        for (Process process : processes) {
+            try (OutputStream in = process.getOutputStream()) {
+                in.write(bytes(requests));
+            }
+            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
+            List<String> single = items(String.valueOf(out.readLine()), "1");
+            List<String> threaded = items(String.valueOf(out.readLine()), "2");
+            answered &= single.size() == 8 && threaded.size() == 8;
+            if (answered) {
+                firsts.add(single.get(0));
+                for (int t = 0; t < 4; t++) {
+                    threadedFirsts.add(threaded.get(2 * t));
+                }
+            }
+            try {
+                answered &= process.waitFor() == 0;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                answered = false;
+            }
+        }
+        check("four adapter processes started at once: their first draws differ", answered && firsts.size() == 4,
+                firsts.toString());
+        check("four adapter processes, threads 4: the 16 threads' first draws differ",
+                answered && threadedFirsts.size() == 16, threadedFirsts.size() + " distinct of 16");
+    }
+
     public static void main(String[] args) throws IOException {
         int randomCount = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
         logarithms();
@@ -442,6 +577,8 @@ public final class WireTest {
         lines();
         answers();
         sampleStream();
+        sampleThreads();
+        fleet();
         System.out.println();
         if (failures.isEmpty()) {
             System.out.println("PASS: " + checks + " checks");
