@@ -309,10 +309,62 @@ namespace AceMQ.Amqp.Tests
                               (systemOnGrid ? "on the 2^-53 grid" : "off the 2^-53 grid (k / (2^31 - 1): 31 bits, the rule refuses it)"));
         }
 
+        // The generator behind the default source against answers computed
+        // apart from this port (python3, from the reference xoshiro256starstar.c):
+        // a wrong shift or rotation would still give uniform-looking draws,
+        // so only exact outputs can show it. State 1, 2, 3, 4 gives the
+        // reference's published 11520, 0, 1509978240, 1215971899390074240;
+        // the second state is SplitMix64's first four outputs from seed 0,
+        // every bit in play.
+        private static void GeneratorKnownAnswers()
+        {
+            var small = new Xoshiro256StarStar(1, 2, 3, 4);
+            ulong[] smallWant = { 11520UL, 0UL, 1509978240UL, 1215971899390074240UL };
+            bool smallSame = true;
+            string smallGot = "";
+            foreach (ulong want in smallWant)
+            {
+                ulong got = small.NextUInt64();
+                smallGot += got + " ";
+                if (got != want) smallSame = false;
+            }
+            IsTrue("xoshiro256** from state 1, 2, 3, 4: the reference's first four outputs", smallSame, "got " + smallGot);
+
+            var outputs = new Xoshiro256StarStar(0xE220A8397B1DCDAFUL, 0x6E789E6AA1B965F4UL, 0x06C45D188009454FUL, 0xF88BB8A8724C81ECUL);
+            ulong[] outputWant = { 0x99EC5F36CB75F2B4UL, 0xBF6E1F784956452AUL, 0x1A5F849D4933E6E0UL, 0x6AA594F1262D2D2CUL, 0xBBA5AD4A1F842E59UL };
+            bool outputSame = true;
+            string outputGot = "";
+            foreach (ulong want in outputWant)
+            {
+                ulong got = outputs.NextUInt64();
+                outputGot += "0x" + got.ToString("X16") + " ";
+                if (got != want) outputSame = false;
+            }
+            IsTrue("xoshiro256** from SplitMix64(0)'s four outputs: five outputs", outputSame, "got " + outputGot);
+
+            // The same five as draws: (x >> 11) * 2^-53, the bits python3 gives
+            // for (x >> 11) / 2**53.
+            var draws = new Xoshiro256StarStar(0xE220A8397B1DCDAFUL, 0x6E789E6AA1B965F4UL, 0x06C45D188009454FUL, 0xF88BB8A8724C81ECUL);
+            var got5 = new List<double?>();
+            for (int i = 0; i < 5; i++) got5.Add(draws.NextDouble());
+            SameBits("xoshiro256** from SplitMix64(0)'s four outputs: five draws, the top 53 bits times 2^-53", got5,
+                     new List<double?>
+                     {
+                         FromBits(0x3FE33D8BE6D96EBEL), FromBits(0x3FE7EDC3EF092AC8L), FromBits(0x3FBA5F849D4933E0L),
+                         FromBits(0x3FDAA9653C498B4AL), FromBits(0x3FE774B5A943F085L),
+                     });
+
+            bool refused = false;
+            try { new Xoshiro256StarStar(0, 0, 0, 0); }
+            catch (ArgumentException) { refused = true; }
+            IsTrue("xoshiro256**: the all-zero state (0 for ever) is refused", refused, "accepted");
+        }
+
         // The default source drawn from 8 threads at once, released together:
         // no thread fails, every draw is on the 2^-53 grid in [0, 1), and no
-        // value comes twice, within a thread (a shared System.Random wrecked
-        // by threads sticks at 0) or across threads (one stream repeated).
+        // value comes twice, within a thread (a generator stepped by two threads
+        // at once can repeat draws, and a wrecked System.Random sticks at 0) or
+        // across threads (one stream repeated).
         // Among 80,000 53-bit draws a repeat has a chance of about 4e-7.
         private static void DefaultSourceThreads()
         {
@@ -920,6 +972,7 @@ namespace AceMQ.Amqp.Tests
             var clock = Stopwatch.StartNew();
             WorkedExamples();
             Decisions();
+            GeneratorKnownAnswers();
             DefaultSourceDraws();
             DefaultSourceThreads();
             ReadingNumbers();
