@@ -152,6 +152,44 @@ func TestDefaultSourceDraws(t *testing.T) {
 	}
 }
 
+// The generator under DefaultSource is xoshiro256**, to the bit: the
+// reference implementation (prng.di.unimi.it) from state {1, 2, 3, 4}.
+func TestXoshiro256KnownAnswers(t *testing.T) {
+	s := xoshiro256{1, 2, 3, 4}
+	for i, want := range []uint64{11520, 0, 1509978240, 1215971899390074240} {
+		if got := s.Uint64(); got != want {
+			t.Errorf("output %d: %d, want %d", i, got, want)
+		}
+	}
+	// Int63 is the next output's top 63 bits: from the state a copy shares.
+	next := s
+	if got, want := s.Int63(), int64(next.Uint64()>>1); got != want {
+		t.Errorf("Int63: %d, want %d", got, want)
+	}
+}
+
+// The contract's 53 bits: 10,000 draws all on the 2^-63 grid, those from
+// 1/2 up on the 2^-53 grid, and some below 1/2 finer than 2^-53 (a source
+// of 53 bits or fewer would have none).
+func TestDefaultSourceResolution(t *testing.T) {
+	finer := 0
+	for i := 0; i < 10000; i++ {
+		r := DefaultSource()
+		if scaled := r * (1 << 63); scaled != math.Trunc(scaled) {
+			t.Fatalf("draw %v is not a multiple of 2^-63", r)
+		}
+		if r >= 0.5 && r*(1<<53) != math.Trunc(r*(1<<53)) {
+			t.Fatalf("draw %v from 1/2 up is not a multiple of 2^-53", r)
+		}
+		if r*(1<<53) != math.Trunc(r*(1<<53)) {
+			finer++
+		}
+	}
+	if finer == 0 {
+		t.Errorf("no draw finer than 2^-53 in 10,000: the source has 53 bits or fewer")
+	}
+}
+
 // A fleet's processes must not share a stream: each draws its seed from
 // crypto/rand. Two processes of this test binary print their first draws.
 func TestDefaultSourceSeededPerProcess(t *testing.T) {
