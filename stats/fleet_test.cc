@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "stats/family.hpp"
+#include "stats/grid.hpp"
 #include "stats/known_bad.hpp"
 
 namespace acemq::stats {
@@ -20,9 +21,8 @@ namespace {
 
 using Fleet = std::vector<std::vector<double>>;
 
-// The per-test alpha of `stats --impl`'s family: 33 cells of 9 tests, the
-// resolution and the fleet's two.
-const double kPerTest = per_test_alpha(33 * 9 + 1 + kFleetTests);
+// The per-test alpha of `stats --impl`'s family.
+const double kPerTest = per_test_alpha(port_family_size());
 
 double res53(std::mt19937_64& g) { return static_cast<double>(g() >> 11U) * 0x1p-53; }
 

@@ -7,6 +7,8 @@
 
 #include "acemq/amqp/ruby_random.hpp"
 #include "acemq/amqp/uniform_source.hpp"
+#include "stats/battery.hpp"
+#include "stats/fleet.hpp"
 
 namespace acemq::stats {
 namespace {
@@ -130,6 +132,11 @@ std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index) {
   z = (z ^ (z >> 30U)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27U)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31U);
+}
+
+std::size_t port_family_size(bool threads_cell, bool fleet) {
+  return (port_grid().size() + (threads_cell ? 1 : 0)) * kTestsPerSample + 1 +
+         (fleet ? kFleetTests : 0);
 }
 
 }  // namespace acemq::stats

@@ -66,6 +66,13 @@ std::vector<Cell> grid();
 // The grid's cells for one port's own source: 2 paths × 4 factors × 4 delays.
 std::vector<Cell> port_grid();
 
+// The tests of a port's run (`retry-policy stats --impl`), one Holm family:
+// the battery's on each cell of port_grid() and on the threads cell when it
+// is drawn, the resolution test, and the fleet's when it is judged (300 with
+// both). Owned here so that the command, the power-table tool and the tests
+// cannot disagree about the per-test alpha.
+std::size_t port_family_size(bool threads_cell = true, bool fleet = true);
+
 // A stream of jittered delays: each call fills the span with the next ones.
 using JitterStream = std::function<void(std::span<double>)>;
 

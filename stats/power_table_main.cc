@@ -2,7 +2,7 @@
 // sample sizes (or for each n given), at the per-test alpha of the grid's
 // family:  stats_power_table [n ...]
 // With --port, the table `retry-policy stats --impl` prints: the port grid's
-// family (32 cells × 9 tests, and the resolution test), its resolution row,
+// family (port_family_size: its cells' tests, the resolution and the fleet's), its resolution row,
 // at --min-bits B if given:  stats_power_table --port [--min-bits B] [n ...]
 #include <cstdint>
 #include <cstdlib>
@@ -53,9 +53,7 @@ int main(int argc, char** argv) {
     }
   }
   if (sizes.empty()) sizes = {kCommitSamples, kNightlySamples};
-  // The port's family: its grid's tests and the resolution test.
-  const double alpha = port ? per_test_alpha(port_grid().size() * kTestsPerSample + 1)
-                            : per_test_alpha(family_size());
+  const double alpha = port ? per_test_alpha(port_family_size()) : per_test_alpha(family_size());
   std::vector<PowerRow> rows;
   for (const std::uint64_t n : sizes) {
     const std::vector<PowerRow> at_n = power_table(n, alpha, 0.05, min_bits);

@@ -20,6 +20,7 @@
 #include "acemq/model/contract.hpp"
 #include "acemq/model/unit_interval.hpp"
 #include "stats/family.hpp"
+#include "stats/grid.hpp"
 #include "stats/runs.hpp"
 
 namespace acemq::stats {
@@ -29,8 +30,8 @@ using amqp::RetryPolicy;
 using amqp::Seconds;
 using model::same_bits;
 
-// The port family's per-test alpha: 32 cells × 9 tests + this one.
-double port_alpha() { return per_test_alpha(32 * 9 + 1); }
+// The port family's per-test alpha, as `retry-policy stats --impl` runs it.
+double port_alpha() { return per_test_alpha(port_family_size()); }
 
 // The exact cell's delays of a source, through the real policy.
 ResolutionState measure(const std::function<double()>& source, std::uint64_t n, int min_bits) {

@@ -695,8 +695,7 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
   const bool fleet_judged = options.processes > 1;
   // The grid's tests, the threads cell's, the resolution test and the
   // fleet's share the budget.
-  const std::size_t family = (cells.size() + (threaded ? 1 : 0)) * stats::kTestsPerSample + 1 +
-                             (fleet_judged ? stats::kFleetTests : 0);
+  const std::size_t family = stats::port_family_size(threaded, fleet_judged);
   const double per_test = stats::per_test_alpha(family);
 
   out << "retry-policy stats: the battery on `" << options.command

@@ -71,6 +71,16 @@ std::uint64_t splitmix64(std::uint64_t x) {
 // genrand_res53 on a 64-bit generator.
 double res53(std::mt19937_64& g) { return static_cast<double>(g() >> 11) * 0x1p-53; }
 
+// A good 53-bit stream, for the drifts whose wrong is their seeding.
+SampleSource good_stream(std::uint64_t seed) {
+  return [g = std::mt19937_64(seed)]() mutable { return res53(g); };
+}
+
+// java.util.Random, bit for bit, for the drifts that seed it as a port would.
+SampleSource java_random(std::uint64_t seed) {
+  return [random = acemq::stats::JavaRandom(seed)]() mutable { return random(); };
+}
+
 struct Drift {
   std::string_view name;
   // The source, made from the fixed seed: a lambda with its state captured.
@@ -89,7 +99,7 @@ struct Drift {
 // The drifts: ONE TABLE. Deviations are of u = 2r - 1 (what the battery
 // tests), the same in every cell up to u's rounding; the rows they are held
 // against are `retry-policy stats`'s own power table (per-test alpha
-// 3.47e-9, power 0.999 a cell), which the CTest registration quotes for the
+// 3.33e-9, power 0.999 a cell), which the CTest registration quotes for the
 // n it runs each drift at (conformance/CMakeLists.txt).
 constexpr std::array<Drift, 14> kDrifts{{
     {"one-sided",
@@ -181,41 +191,29 @@ constexpr std::array<Drift, 14> kDrifts{{
      "k/2^24: a float's 24 bits, as uniform_real_distribution<float> gives", "resolution 24 bits",
      "on the binary grid of 2^-24, which the resolution's grid count reads at any n; the "
      "repeats test sees it only from about 2e4 draws a cell"},
-    {"constant-seed",
-     [](std::uint64_t seed) -> SampleSource {
-       return [g = std::mt19937_64(seed)]() mutable { return res53(g); };
-     },
+    {"constant-seed", good_stream,
      "every process seeded with one constant, as Go 1.19's package-level math/rand (seed 1) "
      "and new Random(42) are: one stream for the whole fleet",
      "fleet_shared_draws, fleet_clustered_draws",
      "the 16 processes draw the same 64 first draws: 7680 equal pairs where a 53-bit null "
      "expects 5.5e-11, and every k-th draw in an arc of length 0; at any n",
      Seeding::constant},
-    {"clock-seconds",
-     [](std::uint64_t seed) -> SampleSource {
-       return [g = std::mt19937_64(seed)]() mutable { return res53(g); };
-     },
+    {"clock-seconds", good_stream,
      "seeded with the clock in seconds at start, as random.seed(int(time.time())) and "
      "srand(Time.now.to_i) are: a fleet started in one second shares one stream",
      "fleet_shared_draws",
      "processes started in one second draw one stream (those either side of a second's edge, "
      "two): equal draws between processes, where a 53-bit null expects none; at any n",
      Seeding::clock_seconds},
-    {"pid-java-random",
-     [](std::uint64_t seed) -> SampleSource {
-       return [random = acemq::stats::JavaRandom(seed)]() mutable { return random(); };
-     },
+    {"pid-java-random", java_random,
      "new java.util.Random(pid): 53 bits and a passable stream alone, but the first draws of "
      "neighbouring seeds lie about 9e-5 apart a unit of seed",
      "fleet_clustered_draws",
      "processes started at once get neighbouring PIDs, so their first draws lie within a few "
      "arcs of total length far below the 0.156 the test rejects (seeds up to 40 apart: 5000 of "
-     "5000 fleets rejected, stats/fleet_test.cc); at any n",
+     "5000 fleets rejected, stats/README.md, \"The fleet\"); at any n",
      Seeding::process_id},
-    {"millis-java-random",
-     [](std::uint64_t seed) -> SampleSource {
-       return [random = acemq::stats::JavaRandom(seed)]() mutable { return random(); };
-     },
+    {"millis-java-random", java_random,
      "new java.util.Random(System.currentTimeMillis()) once a process: processes started in one "
      "millisecond share a stream, a few apart draw side by side",
      "fleet_clustered_draws",
