@@ -1,16 +1,12 @@
 package com.acemq.amqp.adapter;
 
-import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -522,52 +518,6 @@ public final class WireTest {
                 cost.startsWith("{\"id\":11,\"ok\":false,\"error\":\"attempt: "), cost);
     }
 
-    /**
-     * A fleet: four adapter processes started at once (this JVM's java, this
-     * classpath) must not draw the same: each process seeds its own streams
-     * from the OS. Their first draws, and their first draws with threads 4,
-     * all differ.
-     */
-    private static void fleet() throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = System.getProperty("java.class.path");
-        String requests = "{\"id\":1,\"op\":\"sample\",\"policy\":{\"jitter_factor\":1},\"delay\":1,\"count\":8}\n"
-                + "{\"id\":2,\"op\":\"sample\",\"policy\":{\"jitter_factor\":1},\"delay\":1,\"count\":8,\"threads\":4}\n";
-        List<Process> processes = new ArrayList<>();
-        for (int p = 0; p < 4; p++) {
-            processes.add(new ProcessBuilder(java, "-cp", classpath, Adapter.class.getName())
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start());
-        }
-        Set<String> firsts = new HashSet<>();
-        Set<String> threadedFirsts = new HashSet<>();
-        boolean answered = true;
-        for (Process process : processes) {
-            try (OutputStream in = process.getOutputStream()) {
-                in.write(bytes(requests));
-            }
-            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
-            List<String> single = items(String.valueOf(out.readLine()), "1");
-            List<String> threaded = items(String.valueOf(out.readLine()), "2");
-            answered &= single.size() == 8 && threaded.size() == 8;
-            if (answered) {
-                firsts.add(single.get(0));
-                for (int t = 0; t < 4; t++) {
-                    threadedFirsts.add(threaded.get(2 * t));
-                }
-            }
-            try {
-                answered &= process.waitFor() == 0;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                answered = false;
-            }
-        }
-        check("four adapter processes started at once: their first draws differ", answered && firsts.size() == 4,
-                firsts.toString());
-        check("four adapter processes, threads 4: the 16 threads' first draws differ",
-                answered && threadedFirsts.size() == 16, threadedFirsts.size() + " distinct of 16");
-    }
-
     public static void main(String[] args) throws IOException {
         int randomCount = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
         logarithms();
@@ -578,7 +528,6 @@ public final class WireTest {
         answers();
         sampleStream();
         sampleThreads();
-        fleet();
         System.out.println();
         if (failures.isEmpty()) {
             System.out.println("PASS: " + checks + " checks");
