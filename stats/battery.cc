@@ -229,7 +229,9 @@ void Accumulator::add(std::span<const double> values) {
       if (std::isnan(u)) u = std::numeric_limits<double>::infinity();
       moments.add(u);
       runs.add(u);
-      window_.add(cell_key(u));
+      const std::uint64_t key = cell_key(u);
+      window_.add(key);
+      if (key == kBelowKey || key == kAboveKey) [[unlikely]] window_.add_outside(u);
     }
     if (window_.size() == kSegmentSamples) window_.flush(state.repeats, state.histogram);
   }

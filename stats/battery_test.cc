@@ -103,6 +103,31 @@ TEST(Battery, RepeatsCountCellsAlreadyTakenInTheirWindow) {
   EXPECT_EQ(state.repeats.pairs, window_pairs(u.size()));
 }
 
+// A port in whole milliseconds answers 0 for a delay of 1e-300 at jitter
+// factor 1: u = −1, the band's own edge, on every draw. Its keys are all the
+// below-range cell, so the repeats are counted on the exact values: a stuck
+// source repeats, delays that differ do not.
+TEST(Battery, AStuckSourceRepeatsAtTheBandsEdge) {
+  BatteryState stuck(BatteryConfig::for_samples(1e-300, 1.0, kMinimumSamples));
+  Accumulator accumulator;
+  const std::vector<double> zeros(kMinimumSamples, 0.0);
+  accumulator.begin(stuck, 0);
+  accumulator.add_jittered(zeros);
+  accumulator.end();
+  EXPECT_TRUE(stuck.range.ok());  // 0 is the lower bound of the band at f = 1
+  EXPECT_EQ(stuck.repeats.count, kMinimumSamples - 1);
+  EXPECT_EQ(analyze(stuck).test(kRepeats).p_value, 0.0);
+  // Far below the band, all different: out of range, and no repeat.
+  BatteryState below(BatteryConfig::for_samples(1.0, 0.5, kMinimumSamples));
+  std::vector<double> spread(kMinimumSamples);
+  for (std::size_t i = 0; i < spread.size(); ++i) spread[i] = 0.25 * static_cast<double>(i) / 1e6;
+  accumulator.begin(below, 0);
+  accumulator.add_jittered(spread);
+  accumulator.end();
+  EXPECT_FALSE(below.range.ok());
+  EXPECT_EQ(below.repeats.count, 0U);
+}
+
 TEST(Battery, StatesMergeExactlyInAnyOrder) {
   const std::vector<double> a = uniform_u(20000, 5);
   const std::vector<double> b = uniform_u(30000, 6);

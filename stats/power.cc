@@ -109,12 +109,17 @@ std::vector<PowerRow> power_table(std::uint64_t n, double alpha, double factor, 
 }
 
 PowerRow resolution_power_row(std::uint64_t n, double alpha, int min_bits) {
-  const int t = spacing_threshold_bits(n, min_bits, alpha);
-  return PowerRow{kResolution, alpha, n, static_cast<double>(t),
+  const double certain = spacing_certain_bits(distinct_draw_pairs(n), min_bits, alpha);
+  char bits[16];
+  std::snprintf(bits, sizeof bits, "%.1f", std::floor(certain * 10) / 10);
+  return PowerRow{kResolution, alpha, n, certain,
                   "bits of resolution: below " + std::to_string(min_bits) +
-                      " on a binary grid is caught at any n (exact), on any other grid " +
-                      std::to_string(t) + " or fewer (certain), from " + std::to_string(n) +
-                      " draws of the exact cell"};
+                      " on a binary grid is caught at any n (certain); on any other grid " +
+                      bits +
+                      " or fewer, with certainty (a grid is never closer than its spacing, "
+                      "and the bound grows with n); a stuck source or one of few values by "
+                      "its repeats; from " +
+                      std::to_string(n) + " draws of the exact cell"};
 }
 
 std::string markdown_cell(const std::string& text) {
@@ -127,7 +132,7 @@ std::string markdown_cell(const std::string& text) {
 }
 
 double conservative(const PowerRow& row) {
-  if (row.test == kResolution) return row.smallest;  // a whole number of bits
+  if (row.test == kResolution) return std::floor(row.smallest * 10.0) / 10.0;
   if (row.test == kRepeats) return std::floor(row.smallest * 10.0) / 10.0;
   const double scale = std::pow(10.0, std::floor(std::log10(row.smallest)) - 2.0);
   return std::ceil(row.smallest / scale) * scale;

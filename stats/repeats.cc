@@ -86,6 +86,11 @@ void RepeatWindow::flush(RepeatCounts& repeats, Histogram& histogram) {
     const std::size_t in_range = std::min(local_.size(), bins.size() - first_bin);
     for (std::size_t i = 0; i < in_range; ++i) bins[first_bin + i] += local_[i];
   }
+  std::sort(outside_.begin(), outside_.end());
+  repeats.count += static_cast<std::uint64_t>(
+      outside_.size() - static_cast<std::size_t>(std::distance(
+                            outside_.begin(), std::unique(outside_.begin(), outside_.end()))));
+  outside_.clear();
   size_ = 0;
 }
 

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -45,11 +46,15 @@ class RepeatWindow {
 
   // At most kSegmentSamples between flushes.
   void add(std::uint64_t key) { keys_[size_++] = key; }
+  // A value whose key is outside (−1, 1) (kBelowKey or kAboveKey), kept
+  // exactly: a source stuck on one value there (0 at f = 1 is u = −1, the
+  // band's edge) repeats it, and those are repeats like any other.
+  void add_outside(double u) { outside_.push_back(std::bit_cast<std::uint64_t>(u)); }
 
   // Counts the window's repeats, files its keys into `histogram`, and
-  // empties it. Keys outside (−1, 1) go to the histogram only: they are the
-  // range check's business, and a clamped value would repeat by the
-  // thousand.
+  // empties it. Keys outside (−1, 1) are one cell each side, so their
+  // repeats are counted on the exact values add_outside() kept instead: a
+  // clamp to the bound is a repeat, values that differ are not.
   void flush(RepeatCounts& repeats, Histogram& histogram);
 
  private:
@@ -61,6 +66,7 @@ class RepeatWindow {
   std::vector<std::uint32_t> filed_;  // the low bits, bucket by bucket
   std::vector<std::uint32_t> table_;  // the hash set of one bucket
   std::vector<std::uint32_t> local_;  // one bucket's bins
+  std::vector<std::uint64_t> outside_;  // add_outside()'s values, as bits
 };
 
 }  // namespace acemq::stats

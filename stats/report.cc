@@ -94,12 +94,18 @@ nlohmann::json resolution_json(const ResolutionOutcome& o) {
           {"n", s.n()},
           {"measured", r.measured},
           {"windows", s.windows},
-          {"threshold_bits", r.threshold_bits},
-          {"gaps_below_threshold", r.gaps_below},
-          {"contract_threshold_bits", r.contract_threshold_bits},
-          {"gaps_below_contract_threshold", r.gaps_below_contract},
           {"distinct_pairs", s.distinct_pairs},
           {"smallest_gap", shortest(r.smallest_gap)},
+          {"spacing_certain_bits", number(r.certain_bits)},
+          {"repeats", s.repeats},
+          {"repeats_expected", number(r.repeats_expected)},
+          {"most_distinct", s.most_distinct},
+          {"stuck", r.stuck},
+          {"decimal_unit", r.decimal_unit < 0 ? nlohmann::json(nullptr)
+                                              : nlohmann::json(decimal_unit_name(r.decimal_unit))},
+          {"dyadic_p_value", number(r.dyadic_p)},
+          {"spacing_p_value", number(r.spacing_p)},
+          {"repeats_p_value", number(r.repeats_p)},
           {"p_value", number(r.p_value)},
           {"contract_p_value", number(r.contract_p_value)},
           {"range",
@@ -128,21 +134,25 @@ std::string resolution_markdown(const ResolutionOutcome& o) {
                                        : "") +
         "; a source of " + std::to_string(r.min_bits) + " bits or more on a binary grid shows " +
         std::to_string(r.min_bits) + " or more.\n";
-  const auto spacing = [&](int t, std::uint64_t gaps, int bits) {
-    if (t <= 0) return "- Spacing at " + std::to_string(bits) + " bits: no threshold at this n.\n";
-    return "- Spacing at " + std::to_string(bits) + " bits: " + std::to_string(gaps) +
-           " adjacent distinct draws closer than 2^-" + std::to_string(t) + " (a source of " +
-           std::to_string(bits) + " bits puts none there with probability at most " +
-           p_text(null_zero_gap_bound(s.distinct_pairs, t, bits)) + ").\n";
-  };
-  md += spacing(r.threshold_bits, r.gaps_below, r.min_bits);
-  if (r.min_bits != kContractBits) {
-    md += spacing(r.contract_threshold_bits, r.gaps_below_contract, kContractBits);
-  }
-  md += "- Smallest nonzero gap: 2^" +
+  md += "- Spacing: the smallest gap between two distinct draws of a window is 2^" +
         (std::isfinite(r.smallest_gap) ? shortest(std::round(std::log2(r.smallest_gap) * 10) / 10)
                                        : std::string("-inf")) +
-        ". p-value " + p_text(r.p_value) + " at " + std::to_string(r.min_bits) + " bits" +
+        " over " + std::to_string(s.distinct_pairs) +
+        " ordered pairs of distinct draws; a source of " + std::to_string(r.min_bits) +
+        " bits leaves a gap that wide with probability at most " + p_text(r.spacing_p) +
+        ". Every grid coarser than 2^-" + shortest(std::floor(r.certain_bits * 10) / 10) +
+        ", binary or not, is rejected with certainty at this n.\n";
+  md += "- Repeats: " + std::to_string(s.repeats) +
+        " draws equal an earlier draw of their window (at most " +
+        std::to_string(s.most_distinct) + " distinct a window); a source of " +
+        std::to_string(r.min_bits) + " bits repeats " + shortest(r.repeats_expected) +
+        " on average, p-value " + p_text(r.repeats_p) + ".\n";
+  if (r.decimal_unit >= 0) {
+    md += "- Time unit: every delay is a whole number of " + decimal_unit_name(r.decimal_unit) +
+          ", and the draws are that far apart: the port converts delays to that unit.\n";
+  }
+  md += "- p-value " + p_text(r.p_value) + " at " + std::to_string(r.min_bits) +
+        " bits (Bonferroni over the grid, spacing and repeats tests)" +
         (r.min_bits != kContractBits ? ", " + p_text(r.contract_p_value) + " at the contract's " +
                                            std::to_string(kContractBits)
                                      : std::string()) +

@@ -679,10 +679,13 @@ void print_power(std::ostream& out, const PortStatsOptions& options, double per_
   }
   // The spacing test is what sees a source on no binary grid; say when this
   // n is too small for it to see a 32-bit one.
-  const int threshold = stats::spacing_threshold_bits(options.n, stats::kContractBits, per_test);
-  if (threshold < kLowResolutionBits) {
+  const double certain = stats::spacing_certain_bits(stats::distinct_draw_pairs(options.n),
+                                                     stats::kContractBits, per_test);
+  if (certain < kLowResolutionBits) {
+    char bits[16];
+    std::snprintf(bits, sizeof bits, "%.1f", certain);
     out << "WARNING: at n " << options.n
-        << " the resolution test sees a source on no binary grid only up to " << threshold
+        << " the resolution test sees a source on no binary grid only up to " << bits
         << " bits, so a 31-bit one like Mono's i/(2^31 - 1) may pass; --quick is n "
         << kPortStatsQuickSamples << "\n\n";
   }
@@ -762,8 +765,7 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
   };
 
   stats::ResolutionOutcome resolution;
-  resolution.state = stats::ResolutionState(
-      stats::ResolutionPlan::for_samples(options.n, options.min_bits, per_test));
+  resolution.state = stats::ResolutionState(options.min_bits);
   {
     const auto begun = std::chrono::steady_clock::now();
     stats::ResolutionAccumulator accumulator;
