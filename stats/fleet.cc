@@ -158,6 +158,10 @@ FleetResult analyze_fleet(const std::vector<std::vector<double>>& draws, int min
                        std::to_string(out.draws) + " draws" +
                        (out.top_equal >= out.draws ? " (the same stream)" : "");
   }
+  if (min_bits < kContractBits && equal_pairs > 0) {
+    out.shared_words += "; against the chance of equal draws of a " + std::to_string(min_bits) +
+                        "-bit source";
+  }
 
   // Clustered: for each k-th draw across the processes, the fewest total
   // length that 1 to kFleetArcs arcs holding all of them need.
@@ -220,6 +224,13 @@ double fleet_detectable_arc(std::size_t processes, std::size_t draws, std::size_
     }
   }
   return lo;
+}
+
+int fleet_null_bits(const ResolutionResult& resolution, int min_bits, double per_test) {
+  if (!(resolution.p_value < per_test) || resolution.lower_bound || !std::isfinite(resolution.bits)) {
+    return min_bits;
+  }
+  return std::clamp(static_cast<int>(std::floor(resolution.bits)), 1, min_bits);
 }
 
 std::uint64_t fleet_detectable_equal_pairs(std::size_t processes, std::size_t draws, int min_bits,

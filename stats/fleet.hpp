@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "stats/battery.hpp"
+#include "stats/resolution.hpp"
 
 namespace acemq::stats {
 
@@ -87,6 +88,13 @@ struct FleetResult {
 // draws[p] holds process p's first draws r, each in [0, 1) (values outside
 // are the caller's range check to report; they are left out here).
 FleetResult analyze_fleet(const std::vector<std::vector<double>>& draws, int min_bits);
+
+// The resolution the shared test's null assumes: min_bits, or the bits the
+// exact cell measured when the resolution test rejects them (floored, so the
+// null allows more equal draws, never fewer). A port on a 1 ms grid draws
+// 2000 values, and 16 processes of it share some by chance: that is the
+// resolution's finding, named there, not a fleet that shares its stream.
+int fleet_null_bits(const ResolutionResult& resolution, int min_bits, double per_test);
 
 // The widest total length of `arcs` arcs that the clustered test rejects
 // at `per_test` (all `processes` k-th draws within them, for one k of

@@ -10,6 +10,25 @@
 
 namespace acemq::stats {
 
+Unrepresentable unrepresentable(const RangeCheck& range, double unit) {
+  if (!(unit > 0.0)) return Unrepresentable::no;
+  // All but a 2^-20 share of the band: at f = 1 the band of a huge delay
+  // starts at 0, yet a port's count of units covers none of it that matters.
+  const double sliver = (range.hi - range.lo) * 0x1.0p-20;
+  if (range.hi - sliver < unit) return Unrepresentable::below_unit;
+  if (range.lo + sliver >= 0x1.0p63 * unit) return Unrepresentable::beyond_long;
+  return Unrepresentable::no;
+}
+
+std::string unrepresentable_words(Unrepresentable why, const std::string& unit_name) {
+  switch (why) {
+    case Unrepresentable::below_unit: return "every delay below " + unit_name;
+    case Unrepresentable::beyond_long: return "every delay beyond 2^63 × " + unit_name;
+    case Unrepresentable::no: break;
+  }
+  return "";
+}
+
 bool Outcome::failed() const {
   return !range.ok() || std::find(rejected.begin(), rejected.end(), true) != rejected.end();
 }
@@ -36,19 +55,38 @@ std::string Outcome::one_line() const {
   return line;
 }
 
+namespace {
+
+// The protocol's words for the non-finite (conformance/README.md), which
+// is how the adapter wrote them.
+std::string protocol_number(double x) {
+  if (std::isnan(x)) return "NaN";
+  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, x).ptr;
+  return std::string(text, end);
+}
+
+}  // namespace
+
+std::string values_text(const std::vector<double>& values) {
+  std::string out;
+  for (const double x : values) out += (out.empty() ? "" : ", ") + protocol_number(x);
+  return out;
+}
+
+std::size_t RunReport::unrepresentable_cells() const {
+  return static_cast<std::size_t>(std::count_if(cells.begin(), cells.end(), [](const Outcome& o) {
+    return o.failed() && o.unrepresentable != Unrepresentable::no;
+  }));
+}
+
 std::string outside_text(const RangeCheck& range) {
   if (range.ok()) return "ok";
-  // The protocol's words for the non-finite (conformance/README.md), which
-  // is how the adapter wrote them.
-  const auto shortest = [](double x) {
-    if (std::isnan(x)) return std::string("NaN");
-    if (std::isinf(x)) return std::string(x > 0 ? "Infinity" : "-Infinity");
-    char text[32];
-    const auto end = std::to_chars(text, text + sizeof text, x).ptr;
-    return std::string(text, end);
-  };
-  std::string out = std::to_string(range.outside) + " outside [" + shortest(range.lo) + ", " +
-                    shortest(range.hi) + "]: ";
+  const auto shortest = protocol_number;
+  std::string out = std::to_string(range.outside) + " outside the band [" + shortest(range.lo) +
+                    ", " + shortest(range.hi) + "] (d·(1 − f) to d·(1 + f), where every right "
+                    "jitter lands): ";
   for (std::size_t i = 0; i < range.shown_count(); ++i) {
     out += (i == 0 ? "" : ", ") + shortest(range.shown[i].value) + " (draw " +
            std::to_string(range.shown[i].draw) + ")";
@@ -113,13 +151,23 @@ RunReport judge(std::vector<Outcome> outcomes, std::size_t family_size,
     r.verdict = resolution_verdict(r.result, below, per_test);
     if (!r.state.range.ok()) {
       r.verdict = std::to_string(r.state.range.outside) + " of the exact cell's " +
-                  std::to_string(r.state.n()) + " delays out of range; " + r.verdict;
+                  std::to_string(r.state.n()) +
+                  " delays out of range (each is 2r for a draw r in [0, 1), so below 2: a "
+                  "delay of 2 is a draw of 1); " +
+                  r.verdict;
+    }
+    if (r.result.decimal_unit >= 0 && below) {
+      run.time_unit = std::pow(10.0, -r.result.decimal_unit);
+      run.time_unit_name = decimal_unit_name(r.result.decimal_unit);
     }
     run.power = power_table(run.n, per_test, 0.05, r.result.min_bits);
     run.power.push_back(resolution_power_row(r.state.n(), per_test, r.result.min_bits));
     run.resolution = std::move(r);
   } else {
     run.power = power_table(run.n, per_test);
+  }
+  if (run.time_unit) {
+    for (Outcome& o : run.cells) o.unrepresentable = unrepresentable(o.range, *run.time_unit);
   }
   if (fleet) {
     fleet->shared_rejected = holm[fleet_index];

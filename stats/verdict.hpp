@@ -20,6 +20,16 @@
 
 namespace acemq::stats {
 
+// Why a port that counts delays in whole units of `unit` seconds cannot hold
+// a cell at all, whatever its jitter: all of the band but a 2^-20 share is
+// below one unit (it rounds to 0 or 1 unit), or beyond 2^63 units (a signed
+// 64-bit count overflows). Such a cell fails, and says nothing about the
+// jitter.
+enum class Unrepresentable { no, below_unit, beyond_long };
+
+// Which, for the band [range.lo, range.hi].
+Unrepresentable unrepresentable(const RangeCheck& range, double unit);
+
 struct Outcome {
   JobInfo job;
   RangeCheck range;
@@ -29,6 +39,11 @@ struct Outcome {
   // The file names of the pictures, relative to the report directory.
   std::string ecdf_svg;
   std::string histogram_svg;
+  // The port's first delays of the cell, so that a rejected cell shows some
+  // of its values whatever rejected it (stats --impl fills it).
+  std::vector<double> first_values;
+  // Set by judge() when the run measured the port's time unit.
+  Unrepresentable unrepresentable = Unrepresentable::no;
 
   bool failed() const;  // out of range, or any test rejected
   double smallest_p() const;
@@ -62,6 +77,12 @@ struct FleetOutcome {
   bool failed() const { return shared_rejected || clustered_rejected || outside > 0; }
 };
 
+// "below 1 ms", "beyond 2^63 × 1 ms", for a cell the unit cannot hold.
+std::string unrepresentable_words(Unrepresentable why, const std::string& unit_name);
+
+// "0, 0, 0.001, 0": the first values, shortest round trip.
+std::string values_text(const std::vector<double>& values);
+
 // "5 outside [2, 3]: 7.5 (draw 0), NaN (draw 3), ...": the count and the
 // first kShownOutside delays, exact (shortest round trip), with their place
 // in the cell's calls; "ok" when none is outside.
@@ -87,6 +108,14 @@ struct RunReport {
   std::optional<ResolutionOutcome> resolution;
   // The fleet's first draws, when the run read them (stats --impl).
   std::optional<FleetOutcome> fleet;
+  // The time unit the port's delays are whole numbers of, in seconds, when
+  // the resolution test found one (resolution.hpp); each cell's
+  // `unrepresentable` is judged against it.
+  std::optional<double> time_unit;
+  std::string time_unit_name;  // "1 ms"
+
+  // The failing cells the port's time unit cannot represent, and the rest.
+  std::size_t unrepresentable_cells() const;
 
   // every cell passes, every double fails, the resolution is met, the fleet draws apart
   bool passed() const;

@@ -144,7 +144,10 @@ struct ChunkPlan {
 // first thing that makes the answer unusable.
 class AnswerReader {
  public:
-  AnswerReader(std::int64_t id, std::span<double> out) : id_(id), out_(out) {}
+  // `answered`: how many sample answers the adapter gave before this one;
+  // an error after some is a cell it cannot draw, not a missing op.
+  AnswerReader(std::int64_t id, std::span<double> out, std::uint64_t answered = 0)
+      : id_(id), answered_(answered), out_(out) {}
 
   // Empty when the line is a usable answer of out.size() draws (now in
   // out); otherwise what is wrong, in words for "the adapter <what>".
@@ -169,6 +172,10 @@ class AnswerReader {
     }
     if (!*ok_) {
       if (!error_) return not_answer("\"ok\": false without a string \"error\"");
+      if (answered_ > 0) {
+        return "answered with an error, after " + std::to_string(answered_) +
+               " sample answers it drew: " + clip(*error_);
+      }
       return "answered with an error (does it implement the sample op?): " + clip(*error_);
     }
     if (!result_) return not_answer("\"ok\": true without \"result\"");
@@ -394,6 +401,7 @@ class AnswerReader {
   }
 
   const std::int64_t id_;
+  const std::uint64_t answered_;
   const std::span<double> out_;
   std::string_view text_;
   std::size_t at_ = 0;
@@ -438,7 +446,7 @@ class Sampler {
     if (!ok) {
       // Anything else, an error or a form the fast path does not read, is
       // read by AnswerReader, which says what is wrong with it.
-      AnswerReader reader(id, out);
+      AnswerReader reader(id, out, k);
       const std::string wrong = reader.read(line_);
       if (!wrong.empty()) return fail(wrong, request, line_);
       ok = true;
@@ -518,11 +526,20 @@ bool sample_cell(Sampler& sampler, std::uint64_t n, stats::Progress& progress,
   return true;
 }
 
+// How many of a cell's first delays a rejected cell shows.
+constexpr std::size_t kFirstValuesShown = 4;
+
 struct BatteryFeed {
   stats::Accumulator& accumulator;
   stats::BatteryState& state;
+  std::vector<double>& first_values;
   void begin(std::uint64_t segment) { accumulator.begin(state, segment); }
-  void add(std::span<const double> chunk) { accumulator.add_jittered(chunk); }
+  void add(std::span<const double> chunk) {
+    for (std::size_t i = 0; i < chunk.size() && first_values.size() < kFirstValuesShown; ++i) {
+      first_values.push_back(chunk[i]);
+    }
+    accumulator.add_jittered(chunk);
+  }
   void end() { accumulator.end(); }
 };
 
@@ -638,6 +655,7 @@ std::string rule_text(int min_bits) {
 std::string tally(const stats::RunReport& run) {
   std::map<std::string, std::size_t> count;
   for (const stats::Outcome& o : run.cells) {
+    if (o.unrepresentable != stats::Unrepresentable::no) continue;
     for (const std::string& name : o.rejected_names()) ++count[name];
   }
   std::vector<std::string> order = {stats::kRange};
@@ -651,7 +669,54 @@ std::string tally(const stats::RunReport& run) {
     out += (out.empty() ? "" : ", ") + name + " in " + std::to_string(it->second) + " of " +
            std::to_string(run.cells.size()) + " cells";
   }
+  if (const std::size_t apart = run.unrepresentable_cells(); apart > 0) {
+    out += (out.empty() ? "" : "; ") + std::to_string(apart) + " cells a port on a " +
+           run.time_unit_name + " grid cannot represent";
+  }
   return out;
+}
+
+// The failing cells, worst first (the smallest p-value, a range failure
+// before any), each with its first values; then the cells the port's time
+// unit cannot represent, on one line, since they say nothing of its jitter.
+void print_failing_cells(std::ostream& out, const stats::RunReport& run) {
+  std::vector<const stats::Outcome*> judged;
+  std::vector<const stats::Outcome*> apart;
+  for (const stats::Outcome& o : run.cells) {
+    if (!o.failed()) continue;
+    (o.unrepresentable == stats::Unrepresentable::no ? judged : apart).push_back(&o);
+  }
+  std::stable_sort(judged.begin(), judged.end(), [](const stats::Outcome* a, const stats::Outcome* b) {
+    return std::pair(a->range.ok(), a->smallest_p()) < std::pair(b->range.ok(), b->smallest_p());
+  });
+  for (const stats::Outcome* o : judged) {
+    std::string names;
+    for (const std::string& name : o->rejected_names()) names += (names.empty() ? "" : ", ") + name;
+    out << "FAIL " << o->job.name << ": rejected by " << names;
+    if (!o->range.ok()) {
+      out << "; " << stats::outside_text(o->range);
+    } else if (!o->first_values.empty()) {
+      out << "; first delays " << stats::values_text(o->first_values);
+    }
+    out << "\n";
+  }
+  if (apart.empty()) return;
+  out << "FAIL " << apart.size() << " cells a port on a " << run.time_unit_name
+      << " grid cannot represent, whatever its jitter:";
+  for (const stats::Unrepresentable why :
+       {stats::Unrepresentable::below_unit, stats::Unrepresentable::beyond_long}) {
+    std::string names;
+    std::size_t count = 0;
+    for (const stats::Outcome* o : apart) {
+      if (o->unrepresentable != why) continue;
+      names += (names.empty() ? "" : ", ") + o->job.name;
+      ++count;
+    }
+    if (count == 0) continue;
+    out << "\n  " << count << " with " << stats::unrepresentable_words(why, run.time_unit_name)
+        << ": " << names;
+  }
+  out << "\n";
 }
 
 void print_power(std::ostream& out, const PortStatsOptions& options, double per_test) {
@@ -778,6 +843,14 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
     resolution.result = stats::analyze_resolution(resolution.state, per_test);
     progress.cell_done(kExactCellName);
   }
+  if (fleet_outcome) {
+    // Judged against the grid the exact cell measured, when coarser than the
+    // rule's: equal draws that grid explains are the resolution's finding.
+    const int bits = stats::fleet_null_bits(resolution.result, options.min_bits, per_test);
+    if (bits != fleet_outcome->result.min_bits) {
+      fleet_outcome->result = stats::analyze_fleet(fleet_outcome->draws, bits);
+    }
+  }
 
   stats::Accumulator accumulator;
   std::vector<stats::Outcome> outcomes;
@@ -792,17 +865,23 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
     config.min_bits = options.min_bits;
     stats::BatteryState state(config);
     const auto begun = std::chrono::steady_clock::now();
+    std::vector<double> first_values;
     sampler.set_in_flight(1);
-    if (!sample_cell(sampler, options.n, progress, buffer, BatteryFeed{accumulator, state},
-                     first_answer)) {
+    if (!sample_cell(sampler, options.n, progress, buffer,
+                     BatteryFeed{accumulator, state, first_values}, first_answer)) {
       return failed(info.name);
     }
     sampler.set_in_flight(2);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
     outcomes.push_back(stats::outcome_of(info, state, seconds));
+    outcomes.back().first_values = std::move(first_values);
     progress.cell_done(outcomes.back().one_line());
   }
+  // A cell the adapter answers with an error (a port that throws on a huge
+  // delay) ends the drawing, but not the run: the cells drawn so far are
+  // judged and reported, and the verdict names the cell that stopped it.
+  std::string stopped_in;
   for (const stats::Cell& cell : cells) {
     const stats::JobInfo info{cell.name(), "",        cell.delay_seconds(), cell.factor,
                               0,           options.n, /*in_family=*/true};
@@ -810,21 +889,35 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
     config.min_bits = options.min_bits;
     stats::BatteryState state(config);
     const auto begun = std::chrono::steady_clock::now();
-    if (!sample_cell(sampler, options.n, progress, buffer, BatteryFeed{accumulator, state},
-                     first_answer)) {
-      return failed(info.name);
+    std::vector<double> first_values;
+    if (!sample_cell(sampler, options.n, progress, buffer,
+                     BatteryFeed{accumulator, state, first_values}, first_answer)) {
+      stopped_in = info.name;
+      break;
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
     outcomes.push_back(stats::outcome_of(info, state, seconds));
+    outcomes.back().first_values = std::move(first_values);
     progress.cell_done(outcomes.back().one_line());
   }
-  progress.finish("all " + std::to_string(drawn_cells) + " cells drawn");
-  const std::string ending = adapter->finish(std::chrono::milliseconds(5000));
-  if (ending != "exit status 0") {
-    out << "ADAPTER FAILED: at the end of its input it ended with " << ending
-        << ", not exit status 0\nFAILED TO TEST\n";
-    return kFailedToTest;
+  const std::size_t cells_drawn = outcomes.size() - (threaded ? 1 : 0);
+  if (!stopped_in.empty()) {
+    progress.finish(std::to_string(cells_drawn) + " of " + std::to_string(cells.size()) +
+                    " cells drawn");
+    (void)adapter->finish(std::chrono::milliseconds(5000));
+    out << "ADAPTER FAILED: " << sampler.failure() << "\nFAILED TO TEST: cell " << stopped_in
+        << " and the " << cells.size() - cells_drawn - 1 << " after it (of " << cells.size()
+        << "), after " << stats::duration_text(progress.elapsed_seconds()) << "; the "
+        << cells_drawn << " cells drawn before it are judged below\n";
+  } else {
+    progress.finish("all " + std::to_string(drawn_cells) + " cells drawn");
+    const std::string ending = adapter->finish(std::chrono::milliseconds(5000));
+    if (ending != "exit status 0") {
+      out << "ADAPTER FAILED: at the end of its input it ended with " << ending
+          << ", not exit status 0\nFAILED TO TEST\n";
+      return kFailedToTest;
+    }
   }
 
   stats::RunReport run =
@@ -834,14 +927,6 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
   // The whole run, the fleet's start-up included (processes of a JVM take
   // seconds to start, which a port's CI pays).
   const double elapsed = progress.elapsed_seconds() + (run.fleet ? run.fleet->seconds : 0.0);
-  for (const stats::Outcome& o : run.cells) {
-    if (!o.failed()) continue;
-    std::string names;
-    for (const std::string& name : o.rejected_names()) names += (names.empty() ? "" : ", ") + name;
-    out << "FAIL " << o.job.name << ": rejected by " << names;
-    if (!o.range.ok()) out << "; " << stats::outside_text(o.range);
-    out << "\n";
-  }
   const auto failing = static_cast<std::size_t>(std::count_if(
       run.cells.begin(), run.cells.end(), [](const stats::Outcome& o) { return o.failed(); }));
   const stats::ResolutionOutcome& r = *run.resolution;
@@ -864,6 +949,7 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
           << "\n";
     }
   }
+  print_failing_cells(out, run);
   if (!run.passed()) {
     const std::string cells_rejected = tally(run);
     std::string what =
@@ -891,8 +977,11 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
   }
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.3g", static_cast<double>(options.n * drawn_cells) / elapsed);
-  out << (run.passed() ? "PASS" : "FAIL") << ": " << run.cells.size() - failing << " of "
-      << run.cells.size() << " cells pass at n " << options.n << " a cell, family-wise alpha "
+  const bool complete = stopped_in.empty();
+  out << (run.passed() ? (complete ? "PASS" : "NOT ALL TESTED") : "FAIL") << ": "
+      << run.cells.size() - failing << " of " << run.cells.size() << " cells pass"
+      << (complete ? "" : " (of those drawn; the adapter answered an error in " + stopped_in + ")")
+      << " at n " << options.n << " a cell, family-wise alpha "
       << stats::kFamilyAlpha << "; " << r.verdict
       << (run.fleet
               ? (run.fleet->failed() ? "; the fleet shares its streams" : "; the fleet draws apart")
@@ -900,7 +989,8 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
       << "; " << stats::duration_text(elapsed) << ", " << rate
       << " draws/s; the port's own source, not replayable; report " << report << "\n";
   if (!report_written) return kFailedToTest;
-  return run.passed() ? 0 : 1;
+  if (!run.passed()) return 1;
+  return complete ? 0 : kFailedToTest;
 }
 
 }  // namespace

@@ -9,6 +9,11 @@
 namespace acemq::conformance {
 
 int serve_lines(int in, std::FILE* out, const SampleSource& sample_source) {
+  return serve_lines(in, out,
+                     Responder([&](const ParsedLine& line) { return respond(line, sample_source); }));
+}
+
+int serve_lines(int in, std::FILE* out, const Responder& responder) {
   // A reader that goes away is the end of the conversation, not a crash.
   std::signal(SIGPIPE, SIG_IGN);
   LineReader reader(in, kMaxLineBytes);
@@ -16,13 +21,18 @@ int serve_lines(int in, std::FILE* out, const SampleSource& sample_source) {
   std::size_t dropped = 0;
   for (;;) {
     const LineReader::Status status = reader.next(line, dropped);
-    std::string answer;
-    if (status == LineReader::Status::line) {
-      answer = answer_line(line, sample_source);
-    } else if (status == LineReader::Status::too_long) {
-      answer = format_answer(respond(ParsedLine(line_too_long(dropped)), sample_source));
-    } else {
+    if (status != LineReader::Status::line && status != LineReader::Status::too_long) {
       return status == LineReader::Status::end ? 0 : 1;
+    }
+    std::string answer;
+    try {
+      answer = format_answer(responder(status == LineReader::Status::line
+                                           ? parse_request(line)
+                                           : ParsedLine(line_too_long(dropped))));
+    } catch (...) {
+      // Out of memory while answering, as answer_line: the shortest answer
+      // that still says no.
+      answer = "{\"ok\":false}";
     }
     answer.push_back('\n');
     if (std::fwrite(answer.data(), 1, answer.size(), out) != answer.size() ||

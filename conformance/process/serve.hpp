@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 
 #include "conformance/protocol/respond.hpp"
 
@@ -15,5 +16,11 @@ namespace acemq::conformance {
 
 // 0 at the end of input; 1 when reading or writing fails.
 int serve_lines(int in, std::FILE* out, const SampleSource& sample_source = {});
+
+// The same, each parsed line answered by `responder` instead of respond(): a
+// test adapter that changes what the core answers (a port that converts its
+// delays to whole milliseconds) keeps the protocol's framing and words.
+using Responder = std::function<Answer(const ParsedLine&)>;
+int serve_lines(int in, std::FILE* out, const Responder& responder);
 
 }  // namespace acemq::conformance

@@ -14,6 +14,11 @@
 // draws from the core's DefaultSource. Every other op injects its draw (r,
 // or a replay's seed), so `check` passes every drift: that is the point.
 //
+// The time-unit drifts (whole-millis, whole-micros, int-nanos) draw as serve
+// does and then convert each `sample` delay to a whole number of their unit
+// and back to seconds, as a port built on a library that counts in that unit
+// does: the wrong is in the delays, not the source.
+//
 // Each process seeds its source as its row says and prints the seed on
 // stderr; ACEMQ_DRIFT_SEED=<seed> replays one process. The drifts of one
 // stream seed each process apart (kSeed and the process id, mixed), as a
@@ -32,12 +37,14 @@
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <random>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <variant>
 
 #include "conformance/process/serve.hpp"
 #include "conformance/protocol/respond.hpp"
@@ -76,6 +83,37 @@ SampleSource good_stream(std::uint64_t seed) {
   return [g = std::mt19937_64(seed)]() mutable { return res53(g); };
 }
 
+// A source stuck at 0, as a System.Random shared unlocked across threads
+// sticks once a race zeroes its state.
+SampleSource stuck_at_zero(std::uint64_t /*seed*/) {
+  return [] { return 0.0; };
+}
+
+// The delay as a whole number of 1/per_second, truncated as Java's (long)
+// cast truncates and saturates at Long.MAX_VALUE (google-http-java-client,
+// resilience4j), back in seconds.
+double whole_units_saturating(double seconds, double per_second) {
+  const double count = std::trunc(seconds * per_second);
+  constexpr double kLongMax = 0x1.0p63;  // 2^63 − 1 rounds to it
+  return (count >= kLongMax ? kLongMax : count) / per_second;
+}
+double whole_millis(double seconds) { return whole_units_saturating(seconds, 1e3); }
+double whole_micros(double seconds) { return whole_units_saturating(seconds, 1e6); }
+
+// Go's time.Duration(seconds * 1e9), then Duration.Seconds(): a float64 to
+// int64 conversion out of range is implementation-defined, and on amd64 it
+// is 0x8000000000000000, a negative duration (grpc-go, cenkalti/backoff).
+double int_nanos(double seconds) {
+  const double count = std::trunc(seconds * 1e9);
+  const auto nanos = count >= 0x1.0p63 || count < -0x1.0p63 || std::isnan(count)
+                         ? std::numeric_limits<std::int64_t>::min()
+                         : static_cast<std::int64_t>(count);
+  // Duration.Seconds(): whole seconds plus the rest, in float64.
+  const std::int64_t whole = nanos / 1'000'000'000;
+  const std::int64_t rest = nanos % 1'000'000'000;
+  return static_cast<double>(whole) + static_cast<double>(rest) / 1e9;
+}
+
 // java.util.Random, bit for bit, for the drifts that seed it as a port would.
 SampleSource java_random(std::uint64_t seed) {
   return [random = acemq::stats::JavaRandom(seed)]() mutable { return random(); };
@@ -94,6 +132,9 @@ struct Drift {
   // Whether the adapter puts a lock around the source, as a right port's
   // default source has; the threads' drifts have none.
   bool locked = true;
+  // What the port does to each sampled delay after the core computed it:
+  // nothing, or the conversion to a time unit and back.
+  double (*convert)(double seconds) = nullptr;
 };
 
 // The drifts: ONE TABLE. Deviations are of u = 2r - 1 (what the battery
@@ -101,7 +142,7 @@ struct Drift {
 // against are `retry-policy stats`'s own power table (per-test alpha
 // 3.33e-9, power 0.999 a cell), which the CTest registration quotes for the
 // n it runs each drift at (conformance/CMakeLists.txt).
-constexpr std::array<Drift, 14> kDrifts{{
+constexpr std::array<Drift, 18> kDrifts{{
     {"one-sided",
      [](std::uint64_t seed) -> SampleSource {
        return [g = std::mt19937_64(seed)]() mutable {
@@ -257,6 +298,33 @@ constexpr std::array<Drift, 14> kDrifts{{
      "the threads cell's 4 threads draw the same sequence, so each value comes 4 times within "
      "a window; one stream alone is right, so only the threads cell fails",
      Seeding::per_process, /*locked=*/false},
+    {"stuck", stuck_at_zero,
+     "a source stuck at 0, as a System.Random shared unlocked sticks once a race zeroes it",
+     "resolution 0 bits, the source is stuck, repeats_2^40",
+     "every draw is 0: u = -1 in every cell, the band's lower edge, so the range check passes "
+     "at f = 1 and the repeats test (which counts equal values at the edge too) rejects; the "
+     "exact cell's resolution reads 0 bits; at any n"},
+    {"whole-millis", good_stream,
+     "a right jitter, then the delay as whole milliseconds (a Java long, truncated and "
+     "saturating), back to seconds: google-http-java-client, resilience4j",
+     "resolution 11.0 bits, the draws sit on a 1 ms grid, cannot represent",
+     "the exact cell's delays take 2000 values 1 ms apart (11.0 bits, the spacing test's p "
+     "about exp(-2000)); cells of tiny and huge delays are cells a port in ms cannot "
+     "represent, tallied apart from jitter failures; at any n from 10240",
+     Seeding::per_process, /*locked=*/true, whole_millis},
+    {"whole-micros", good_stream,
+     "a right jitter, then the delay as whole microseconds, back to seconds",
+     "resolution 20.9 bits, the draws sit on a 1 µs grid",
+     "2,000,000 values 1 µs apart: about 52 adjacent pairs in 10240 draws, so the smallest "
+     "gap is the grid's and the spacing test's p about exp(-52)",
+     Seeding::per_process, /*locked=*/true, whole_micros},
+    {"int-nanos", good_stream,
+     "a right jitter, then time.Duration(delay * 1e9) and Duration.Seconds(), as Go's "
+     "grpc-go and cenkalti/backoff do (out of range: amd64's minimum int64)",
+     "resolution 30.9 bits, the draws sit on a 1 ns grid",
+     "2e9 values 1 ns apart: the spacing test needs about 4.3e10 pairs of distinct draws to "
+     "see a grid of 2^-30.9 (n 212992); the cells of huge delays go negative",
+     Seeding::per_process, /*locked=*/true, int_nanos},
 }};
 
 std::uint64_t seed_of(const Drift& drift) {
@@ -330,5 +398,19 @@ int main(int argc, char** argv) {
   SampleSource source = drift->make(seed);
   if (drift->locked) source = locked(std::move(source));
   // The protocol as `retry-policy serve` answers it, but for `sample`.
-  return acemq::conformance::serve_lines(STDIN_FILENO, stdout, source);
+  if (drift->convert == nullptr) return acemq::conformance::serve_lines(STDIN_FILENO, stdout, source);
+  namespace conformance = acemq::conformance;
+  return conformance::serve_lines(
+      STDIN_FILENO, stdout,
+      conformance::Responder([&](const conformance::ParsedLine& line) {
+        conformance::Answer answer = conformance::respond(line, source);
+        const auto* request = std::get_if<conformance::Request>(&line);
+        if (answer.ok && request != nullptr &&
+            std::holds_alternative<conformance::SampleCall>(request->op)) {
+          for (std::optional<double>& item : answer.items) {
+            if (item) *item = drift->convert(*item);
+          }
+        }
+        return answer;
+      }));
 }

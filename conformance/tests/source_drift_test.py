@@ -8,7 +8,9 @@ for the right reason, a right one passed.
         check injects r, so it cannot see a source), and `stats --impl
         COMMAND --n N` exits 1 naming what `ADAPTER --rejected-by DRIFT` says
         must reject it (drifted_adapter's table): each test name in at least
-        one cell's FAIL line, or a "resolution B bits" verdict. COMMAND is
+        one cell's FAIL line, and each phrase (a name with a space in it:
+        "resolution B bits", "the draws sit on a 1 ms grid") in a verdict
+        line. COMMAND is
         "ADAPTER DRIFT" unless given: give `retry-policy serve`, whose source
         is right, to see the test fail.
 
@@ -92,9 +94,9 @@ def rejects(args):
             said = [line for line in lines if line.strip().startswith(f"REJECTED {name}:")]
             expect(f"stats: the fleet is not rejected by {name}", said)
             print(f"{name}: {said[0].strip() if said else 'not rejected'}")
-        elif name.startswith("resolution"):
-            # The resolution verdict (`stats --min-bits`): "resolution B bits,
-            # below the contract's 53".
+        elif " " in name:
+            # Words of a verdict, the resolution's ("resolution B bits") or
+            # its cause ("the draws sit on a 1 ms grid").
             said = [line for line in lines if name in line]
             expect(f"stats: the verdict does not say {name!r}", said)
             print(f"{name!r}: said on {len(said)} verdict line(s)")

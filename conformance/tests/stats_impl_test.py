@@ -106,8 +106,8 @@ def test_pass(rp, adapter, work):
     # The rule judged and met: 53 bits read off the grid (Python, Java, .NET,
     # the core), or, for draws finer than the 2^-53 grid (Go's Float64 is
     # Int63/2^63), no coarser grid at all up to the spacing test's threshold.
-    met = (r"resolution (53 bits: meets the contract's 53|more than \d+ bits: on no binary grid "
-           r"coarser than 2\^-53, nor any grid coarser than 2\^-\d+) \(docs/contract\.md §5\)")
+    met = (r"resolution (53 bits: meets the contract's 53|more than \d+\.\d bits: on no binary grid "
+           r"coarser than 2\^-53, nor any grid coarser than 2\^-\d+\.\d) \(docs/contract\.md §5\)")
     summary_line = [line for line in out.splitlines() if line.startswith("PASS: ")]
     expect("the summary line does not say the resolution meets the contract's 53",
            summary_line and re.search(met, summary_line[-1]))
@@ -281,7 +281,7 @@ def test_hostile(rp, python, work):
         expect(f"{mode}: exit {status}, expected 1 (a rejection, not a crash)", status == 1)
         expect(f"{mode}: a library's exception escaped", "Error in function" not in out + err)
         expect(f"{mode}: the output does not show {shown!r} with its cell",
-               re.search(r"FAIL jittered/port/f0\.05/tiny: rejected by range.*outside \[.*"
+               re.search(r"FAIL jittered/port/f0\.05/tiny: rejected by range.*outside the band \[.*"
                          + re.escape(shown), out))
         expect(f"{mode}: no tally of what rejected",
                "Rejected: range in 33 of 33 cells" in out)
