@@ -103,6 +103,43 @@ TEST(Fleet, IndependentStreamsPass) {
   }
 }
 
+// A port in whole milliseconds: 2000 values, so 16 processes of 64 draws
+// share some by chance. At the contract's 53 bits that reads as a fleet
+// sharing its streams; judged at the grid the exact cell measured (10.97
+// bits, floored), it does not, and the resolution keeps the finding.
+TEST(Fleet, AMillisecondGridIsJudgedAtItsOwnBits) {
+  Fleet fleet(kFleetProcesses);
+  for (std::size_t p = 0; p < fleet.size(); ++p) {
+    std::mt19937_64 g(77 + p);
+    for (std::size_t k = 0; k < kFleetDraws; ++k) {
+      fleet[p].push_back(std::trunc(res53(g) * 2000.0) / 2000.0);
+    }
+  }
+  EXPECT_LT(analyze_fleet(fleet, 53).shared.p_value, kPerTest);
+  ResolutionResult millis;
+  millis.bits = 10.97;
+  millis.p_value = 0.0;
+  const int bits = fleet_null_bits(millis, 53, kPerTest);
+  EXPECT_EQ(bits, 10);
+  const FleetResult r = analyze_fleet(fleet, bits);
+  EXPECT_GT(r.shared.p_value, kPerTest) << r.shared_words;
+  EXPECT_NE(r.shared_words.find("against the chance of equal draws of a 10-bit source"),
+            std::string::npos)
+      << r.shared_words;
+  // Only a rejected, measured resolution moves the null; a stuck source is 1 bit.
+  millis.p_value = 1.0;
+  EXPECT_EQ(fleet_null_bits(millis, 53, kPerTest), 53);
+  ResolutionResult fine;
+  fine.lower_bound = true;
+  fine.p_value = 0.0;
+  fine.bits = 33.6;
+  EXPECT_EQ(fleet_null_bits(fine, 53, kPerTest), 53);
+  ResolutionResult stuck;
+  stuck.bits = 0.0;
+  stuck.p_value = 0.0;
+  EXPECT_EQ(fleet_null_bits(stuck, 53, kPerTest), 1);
+}
+
 TEST(Fleet, OneStreamEverywhereIsRejectedByBoth) {
   // Go 1.19's package-level math/rand: seed 1 in every process.
   const FleetResult r = analyze_fleet(java_fleet([](std::size_t) { return std::uint64_t{1}; }), 53);

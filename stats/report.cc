@@ -47,6 +47,22 @@ nlohmann::json shown_outside_json(const RangeCheck& range) {
   return shown;
 }
 
+nlohmann::json first_values_json(const std::vector<double>& values) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const double x : values) out.push_back(shortest(x));
+  return out;
+}
+
+// Why the port's time unit cannot hold the cell, or null.
+nlohmann::json unrepresentable_json(Unrepresentable why) {
+  switch (why) {
+    case Unrepresentable::below_unit: return "below_unit";
+    case Unrepresentable::beyond_long: return "beyond_long";
+    case Unrepresentable::no: break;
+  }
+  return nullptr;
+}
+
 nlohmann::json outcome_json(const Outcome& o, bool seeded) {
   nlohmann::json tests = nlohmann::json::array();
   for (std::size_t i = 0; i < o.analysis.tests.size(); ++i) {
@@ -72,6 +88,8 @@ nlohmann::json outcome_json(const Outcome& o, bool seeded) {
             {"outside", o.range.outside},
             {"first_outside", shown_outside_json(o.range)},
             {"ok", o.range.ok()}}},
+          {"first_values", first_values_json(o.first_values)},
+          {"unrepresentable", unrepresentable_json(o.unrepresentable)},
           {"ks_d", number(o.analysis.picture.ks_d)},
           {"tests", tests},
           {"failed", o.failed()},
@@ -278,6 +296,7 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
       {"known_bad", nlohmann::json::array()}};
   for (const Outcome& o : run.cells) json["cells"].push_back(outcome_json(o, seeded));
   for (const Outcome& o : run.known_bad) json["known_bad"].push_back(outcome_json(o, seeded));
+  if (!run.stopped_by.empty()) json["stopped_by"] = run.stopped_by;
   if (run.resolution) json["resolution"] = resolution_json(*run.resolution);
   if (run.fleet) {
     json["fleet"] = fleet_json(*run.fleet);
@@ -320,6 +339,10 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
           ". It is the port's own default source, which no seed reaches, so this run cannot "
           "be replayed: run it again to draw afresh.\n";
   }
+  if (!run.stopped_by.empty()) {
+    md += "- **Not all tested**: " + markdown_cell(run.stopped_by) +
+          ". The cells drawn before it are judged below.\n";
+  }
   md += "- Plan: " + run.plan + "; " + std::to_string(run.family_size) + " tests in the family";
   md += seeded ? "; drawn by " + std::to_string(run.shards) +
                      (run.shards == 1 ? " process" : " shards, merged") + ".\n"
@@ -342,11 +365,22 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
   if (run.fleet) md += fleet_markdown(*run.fleet);
   md += "## Power at this n\n\nEach test detects the deviation below with probability " +
         p_text(kPower) + " at its alpha:\n\n" + power_table_markdown(run.power) + "\n";
+  md += "## Grid\n\n";
+  if (run.time_unit && run.unrepresentable_cells() > 0) {
+    md += "The port's delays are whole numbers of " + run.time_unit_name + ": " +
+          std::to_string(run.unrepresentable_cells()) +
+          " failing cells are ones it cannot represent, whatever its jitter (marked).\n\n";
+  }
   md +=
-      "## Grid\n\n| cell | d | range | smallest p | rejected by | pictures |\n"
+      "| cell | d | range | smallest p | rejected by | pictures |\n"
       "| --- | --- | --- | --- | --- | --- |\n";
   for (const Outcome& o : run.cells) {
-    md += "| " + o.job.name + " | " + shortest(o.job.delay) + " | " +
+    const std::string apart =
+        o.failed() && o.unrepresentable != Unrepresentable::no
+            ? " (cannot represent: " + unrepresentable_words(o.unrepresentable, run.time_unit_name) +
+                  ")"
+            : "";
+    md += "| " + o.job.name + apart + " | " + shortest(o.job.delay) + " | " +
           markdown_cell(outside_text(o.range)) + " | " + weakest(o) + " | " + rejected_list(o) +
           " | [ECDF](" + o.ecdf_svg + ") [histogram](" + o.histogram_svg + ") |\n";
   }

@@ -113,6 +113,9 @@ struct RunReport {
   // `unrepresentable` is judged against it.
   std::optional<double> time_unit;
   std::string time_unit_name;  // "1 ms"
+  // Non-empty when the drawing stopped before the last cell (the adapter
+  // answered an error): which cell, and why. The cells drawn are judged.
+  std::string stopped_by;
 
   // The failing cells the port's time unit cannot represent, and the rest.
   std::size_t unrepresentable_cells() const;

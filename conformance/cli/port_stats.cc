@@ -923,6 +923,12 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
   stats::RunReport run =
       stats::judge(std::move(outcomes), family, std::move(resolution), std::move(fleet_outcome));
   run.unseeded_source = "`" + options.command + "`, through the sample op";
+  if (!stopped_in.empty()) {
+    run.stopped_by = "the adapter answered an error in cell " + stopped_in + ", so it and the " +
+                     std::to_string(cells.size() - cells_drawn - 1) +
+                     " cells after it were not drawn (" +
+                     clip(sampler.failure().substr(0, sampler.failure().find('\n'))) + ")";
+  }
   run.plan = plan_text(options, cells.size());
   // The whole run, the fleet's start-up included (processes of a JVM take
   // seconds to start, which a port's CI pays).

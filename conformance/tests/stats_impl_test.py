@@ -20,7 +20,8 @@
     stats_impl_test.py hostile RETRY_POLICY PYTHON WORK_DIR
         adapters whose answers are no uniform jitter at all (outside the
         band, NaN, infinite): exit 1 with the first values shown and a
-        tally; answers of ~63 MB (objects, an error, an id): exit 2, the
+        tally; an error after some cells: the cell named, the cells drawn
+        judged and reported, exit 2; answers of ~63 MB (objects, an error, an id): exit 2, the
         adapter's words clipped, peak RSS at most 256 MB
     stats_impl_test.py fake MODE
         (used by `fails` and `hostile`) a broken adapter, one MODE a way to break
@@ -287,6 +288,25 @@ def test_hostile(rp, python, work):
                "Rejected: range in 33 of 33 cells" in out)
         expect_in_file(os.path.join(report, "summary.md"), shown)
 
+    # An error after some cells (spring-retry throws on a delay its long of
+    # millis cannot hold): the cell is named, the cells drawn are judged and
+    # reported, and the run is not called a pass (exit 2: they passed).
+    status, out, err = run(rp, ["stats", "--impl", fake("throws-on-huge"), "--n", "10240",
+                                "--processes", "1", "--report-dir", report])
+    expect(f"throws-on-huge: exit {status}, expected 2 (the cells drawn pass, the rest untested)",
+           status == 2)
+    for text in ("answered with an error, after 4 sample answers it drew: "
+                 "java.lang.ArithmeticException: long overflow",
+                 "FAILED TO TEST: cell jittered/port/f0.05/huge and the 29 after it (of 32)",
+                 "NOT ALL TESTED: 3 of 3 cells pass (of those drawn; the adapter answered an "
+                 "error in jittered/port/f0.05/huge)"):
+        expect(f"throws-on-huge: the output does not say {text!r}", text in out)
+    expect_in_file(os.path.join(report, "summary.md"), "jittered/port/f0.05/ordinary")
+    with open(os.path.join(report, "results.json"), encoding="utf-8") as f:
+        stopped = json.load(f).get("stopped_by", "")
+    expect(f"throws-on-huge: results.json's stopped_by does not name the cell: {stopped!r}",
+           "jittered/port/f0.05/huge" in stopped)
+
     # Answers of ~63 MB, under the 64 MiB line cap: bounded memory, clipped echoes.
     for mode, says in (("objects", "result array holds an object at draw 0"),
                        ("big-error", "does it implement the sample op?"),
@@ -355,6 +375,19 @@ def fake(mode):
                      "outside": lambda: repr(-1.0 - random.random())}[mode]
             print('{"id":%s,"ok":true,"result":[%s]}'
                   % (request["id"], ",".join(value() for _ in range(count))), flush=True)
+            continue
+        if mode == "throws-on-huge":
+            # A right jitter of `delay` until a delay a Java long of millis
+            # cannot hold, as spring-retry throws there (next_delay is never
+            # reached: the jittered cells come first).
+            delay = request.get("delay")
+            if delay is None or delay > 1e300:
+                print('{"id":%s,"ok":false,"error":"java.lang.ArithmeticException: long '
+                      'overflow"}' % request["id"], flush=True)
+                continue
+            f = request["policy"]["jitter_factor"]
+            draws = [delay * (1 + (random.random() * 2 - 1) * f) for _ in range(count)]
+            print(json.dumps({"id": request["id"], "ok": True, "result": draws}), flush=True)
             continue
         if mode == "objects":
             write_huge('{"id":%s,"ok":true,"result":[{}' % request["id"], ",{}", "]}")
