@@ -20,7 +20,27 @@ namespace {
 // P(X >= c) for X Poisson with mean lambda.
 double poisson_at_least(double lambda, double c) {
   if (c <= 0.0) return 1.0;
+  if (!(lambda > 0.0)) return 0.0;  // no pairs, no repeats
   return boost::math::cdf(boost::math::complement(boost::math::poisson(lambda), c - 1.0));
+}
+
+// The smallest count of repeats that rejects a null of mean `null_mean` at
+// `alpha`.
+double critical_count(double null_mean, double alpha) {
+  double c = 0.0;
+  while (poisson_at_least(null_mean, c) > alpha) c += 1.0;
+  return c;
+}
+
+// The Poisson mean that reaches `c` with probability kPower.
+double detectable_mean(double c) {
+  double lo = 0.0;
+  double hi = 10.0 * c + 100.0;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (poisson_at_least(mid, c) >= kPower ? hi : lo) = mid;
+  }
+  return hi;
 }
 
 std::string g3(double x) {
@@ -90,14 +110,8 @@ std::vector<PowerRow> power_table(std::uint64_t n, double alpha, double factor, 
   // resolution test's (resolution_power_row).
   const std::uint64_t pairs = window_pairs(n);
   const double null_mean = repeats_null_mean_bound(pairs, factor, min_bits);
-  double c = 0.0;
-  while (poisson_at_least(null_mean, c) > alpha) c += 1.0;
-  double lo = 0.0;
-  double hi = 10.0 * c + 100.0;
-  for (int i = 0; i < 200; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (poisson_at_least(mid, c) >= kPower ? hi : lo) = mid;
-  }
+  const double c = critical_count(null_mean, alpha);
+  const double hi = detectable_mean(c);
   const double windows = std::ceil(static_cast<double>(n) / static_cast<double>(kSegmentSamples));
   const double window = std::min<double>(static_cast<double>(n), kSegmentSamples);
   const double longest_cycle = window - std::ceil(c / windows);
@@ -109,16 +123,26 @@ std::vector<PowerRow> power_table(std::uint64_t n, double alpha, double factor, 
 }
 
 PowerRow resolution_power_row(std::uint64_t n, double alpha, int min_bits) {
+  // The resolution test's three share its alpha (Bonferroni, resolution.cc).
+  const double share = alpha / 3.0;
   const double certain = spacing_certain_bits(distinct_draw_pairs(n), min_bits, alpha);
-  char bits[16];
-  std::snprintf(bits, sizeof bits, "%.1f", std::floor(certain * 10) / 10);
-  return PowerRow{kResolution, alpha, n, certain,
+  // A grid of 2^b points drawn at random repeats about pairs·2^-b times.
+  const std::uint64_t pairs = window_pairs(n);
+  const double c = critical_count(null_repeats_mean(pairs, min_bits), share);
+  const double probable =
+      pairs == 0 ? 0.0 : std::log2(static_cast<double>(pairs) / detectable_mean(c));
+  const auto tenth = [](double bits) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%.1f", std::floor(bits * 10) / 10);
+    return std::string(text);
+  };
+  return PowerRow{kResolution, alpha, n, std::max(certain, probable),
                   "bits of resolution: below " + std::to_string(min_bits) +
-                      " on a binary grid is caught at any n (certain); on any other grid " +
-                      bits +
-                      " or fewer, with certainty (a grid is never closer than its spacing, "
-                      "and the bound grows with n); a stuck source or one of few values by "
-                      "its repeats; from " +
+                      " on a binary grid at any n (certain); on any grid, " + tenth(certain) +
+                      " or fewer with certainty (no two draws closer than its step) and " +
+                      tenth(probable) +
+                      " or fewer with probability 0.999 for a source that draws its grid at "
+                      "random (its repeats); a stuck source always; from " +
                       std::to_string(n) + " draws of the exact cell"};
 }
 

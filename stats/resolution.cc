@@ -89,6 +89,14 @@ double spacing_certain_bits(std::uint64_t pairs, int min_bits, double alpha) {
   return std::max(0.0, -std::log2(gap));
 }
 
+double null_repeats_mean(std::uint64_t window_pairs, int min_bits) {
+  // Two draws of H0(B) are equal with probability at most s_max + 2^-54 (the
+  // recovery can merge two draws a 2^-54 step apart below 1/4), so R is below
+  // a Poisson count of this mean (the birthday bound, as the battery's
+  // repeats test argues).
+  return static_cast<double>(window_pairs) * (largest_spacing(min_bits) + kRecoveryRounding);
+}
+
 std::uint64_t distinct_draw_pairs(std::uint64_t n) {
   const auto ordered = [](std::uint64_t w) { return w < 2 ? 0 : w * (w - 1); };
   return (n / kSegmentSamples) * ordered(kSegmentSamples) + ordered(n % kSegmentSamples);
@@ -243,12 +251,7 @@ ResolutionResult analyze_resolution(const ResolutionState& s, double alpha) {
     if (s.dyadic_bits >= bits) return 1.0;
     return std::exp(static_cast<double>(s.measured) * std::log((1.0 + kSpacingSlack) / 2.0));
   };
-  // Two draws of H0(B) are equal with probability at most s_max + 2^-54, so
-  // R is below a Poisson count of mean Σ C(w, 2)·(s_max + 2^-54) (the
-  // birthday bound, as the battery's repeats test argues).
-  const auto repeats_mean = [&](int bits) {
-    return static_cast<double>(s.window_pairs) * (largest_spacing(bits) + kRecoveryRounding);
-  };
+  const auto repeats_mean = [&](int bits) { return null_repeats_mean(s.window_pairs, bits); };
   const auto repeats_p = [&](int bits) {
     if (s.repeats == 0) return 1.0;
     const double mean = repeats_mean(bits);

@@ -79,10 +79,15 @@ std::string decimal_unit_name(int k);
 // resolution_test.cc checks it by simulation). 1 when pairs is 0.
 double null_gap_bound(std::uint64_t pairs, double gap, int min_bits);
 
-// −log2 of the coarsest grid the spacing test may miss at `alpha` given
-// `pairs`: every grid of spacing 2^-bits or coarser is rejected with
-// certainty. Grows with pairs.
+// −log2 of the finest grid the spacing test rejects with certainty at
+// `alpha` given `pairs`: every grid of spacing 2^-bits or coarser. Grows
+// with pairs. (A grid drawn at random is also seen by its repeats, with a
+// probability: power.hpp's resolution row has both.)
 double spacing_certain_bits(std::uint64_t pairs, int min_bits, double alpha);
+// The Poisson mean that bounds R, the draws equal to an earlier one of their
+// window, under H0(min_bits), for windows holding Σ C(w, 2) = window_pairs.
+double null_repeats_mean(std::uint64_t window_pairs, int min_bits);
+
 // The pairs of n draws in windows of kSegmentSamples, all distinct: what a
 // fine source gives, for planning (a source of few values gives fewer).
 std::uint64_t distinct_draw_pairs(std::uint64_t n);

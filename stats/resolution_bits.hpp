@@ -10,8 +10,9 @@ namespace acemq::stats {
 // A binary64 in [0, 1) on the finest grid every language's standard library
 // fills: 2^-53, one full significand.
 inline constexpr int kContractBits = 53;
-// The coarsest floor `retry-policy stats --min-bits` accepts: a byte. Below
-// it the spacing test has no margin left (its threshold is 2^-(B − 3)).
+// The coarsest floor `retry-policy stats --min-bits` accepts: a byte. A
+// coarser source has so few values that the battery's 1024 chi-square bins
+// and 2^-39 repeat cells are no longer about jitter.
 inline constexpr int kLeastMinBits = 8;
 
 }  // namespace acemq::stats

@@ -250,6 +250,52 @@ TEST(ResolutionTest, TheCertainBitsAreTheDocumentedOnes) {
   EXPECT_EQ(certain(1'000'000'000, kContractBits), 45.5);
 }
 
+// What is certain and what is probable at one n (stats/README.md,
+// "Resolution"), on grids of N points i/N with N odd (on no binary grid):
+// coarser than the spacing test's certain bound, rejected every time; finer,
+// seen by the repeats of a source that draws its grid at random, which a
+// window of w draws makes C(w, 2)/N of on average, and two of them reject
+// (the null expects 5.8e-9): with probability 0.999 at a mean of 9.23 (the
+// power row's figure), 1/2 at 1.68, 0.005 at 0.1. At n 10240, 200 runs a
+// row, each range about 4 sigma wide.
+TEST(ResolutionTest, TheBoundaryIsAsDocumented) {
+  constexpr std::uint64_t kN = 10240;
+  constexpr int kRuns = 200;
+  const double certain = spacing_certain_bits(distinct_draw_pairs(kN), kContractBits, port_alpha());
+  const double pairs = static_cast<double>(kN) * (kN - 1) / 2;
+  struct Row {
+    std::uint64_t points;
+    int least;
+    int most;
+  };
+  const Row rows[] = {
+      {static_cast<std::uint64_t>(std::exp2(certain - 0.1)), kRuns, kRuns},
+      {static_cast<std::uint64_t>(pairs / 9.23), kRuns - 4, kRuns},
+      {static_cast<std::uint64_t>(pairs / 1.68), kRuns / 2 - 28, kRuns / 2 + 28},
+      {static_cast<std::uint64_t>(pairs / 0.1), 0, 5},
+  };
+  std::mt19937_64 engine(21);
+  for (const Row& row : rows) {
+    const std::uint64_t points = row.points | 1U;
+    int rejected = 0;
+    for (int run = 0; run < kRuns; ++run) {
+      const ResolutionResult r = analyze_resolution(
+          measure(
+              [&] {
+                return static_cast<double>(engine() % points) / static_cast<double>(points);
+              },
+              kN, kContractBits),
+          port_alpha());
+      rejected += r.p_value < port_alpha();
+    }
+    std::cout << "a grid of " << points << " points (" << std::log2(static_cast<double>(points))
+              << " bits; certain to " << certain << "): rejected " << rejected << " of " << kRuns
+              << "\n";
+    EXPECT_GE(rejected, row.least) << points;
+    EXPECT_LE(rejected, row.most) << points;
+  }
+}
+
 // A stuck source, and one of few values: the repeats see them, and the
 // estimate says what they are.
 TEST(ResolutionTest, AStuckSourceAndOneOfFewValuesAreNamed) {

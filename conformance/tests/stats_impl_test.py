@@ -106,7 +106,7 @@ def test_pass(rp, adapter, work):
         expect(f"the output does not say {text!r}", text in out)
     # The rule judged and met: 53 bits read off the grid (Python, Java, .NET,
     # the core), or, for draws finer than the 2^-53 grid (Go's Float64 is
-    # Int63/2^63), no coarser grid at all up to the spacing test's threshold.
+    # Int63/2^63), no coarser grid at all up to the spacing test's certain bits.
     met = (r"resolution (53 bits: meets the contract's 53|more than \d+\.\d bits: on no binary grid "
            r"coarser than 2\^-53, nor any grid coarser than 2\^-\d+\.\d) \(docs/contract\.md §5\)")
     summary_line = [line for line in out.splitlines() if line.startswith("PASS: ")]
