@@ -369,7 +369,8 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
   if (run.time_unit && run.unrepresentable_cells() > 0) {
     md += "The port's delays are whole numbers of " + run.time_unit_name + ": " +
           std::to_string(run.unrepresentable_cells()) +
-          " failing cells are ones it cannot represent, whatever its jitter (marked).\n\n";
+          (run.unrepresentable_cells() == 1 ? " failing cell is one" : " failing cells are ones") +
+          " it cannot represent, whatever its jitter (marked).\n\n";
   }
   md +=
       "| cell | d | range | smallest p | rejected by | pictures |\n"

@@ -670,7 +670,8 @@ std::string tally(const stats::RunReport& run) {
            std::to_string(run.cells.size()) + " cells";
   }
   if (const std::size_t apart = run.unrepresentable_cells(); apart > 0) {
-    out += (out.empty() ? "" : "; ") + std::to_string(apart) + " cells a port on a " +
+    out += (out.empty() ? "" : "; ") + std::to_string(apart) +
+           (apart == 1 ? " cell" : " cells") + " a port on a " +
            run.time_unit_name + " grid cannot represent";
   }
   return out;
@@ -701,7 +702,8 @@ void print_failing_cells(std::ostream& out, const stats::RunReport& run) {
     out << "\n";
   }
   if (apart.empty()) return;
-  out << "FAIL " << apart.size() << " cells a port on a " << run.time_unit_name
+  out << "FAIL " << apart.size() << (apart.size() == 1 ? " cell" : " cells") << " a port on a "
+      << run.time_unit_name
       << " grid cannot represent, whatever its jitter:";
   for (const stats::Unrepresentable why :
        {stats::Unrepresentable::below_unit, stats::Unrepresentable::beyond_long}) {
