@@ -433,10 +433,10 @@ int Checker::run() {
   }
 
   if (!adapter_failed_ && adapter_) {
-    const std::string ending = adapter_->finish(std::chrono::milliseconds(5000));
-    if (ending != "exit status 0") {
+    const ProcessEnding ending = adapter_->finish(std::chrono::milliseconds(5000));
+    if (!ending.clean()) {
       out_ << "ADAPTER FAILED: at the end of its input the adapter did not exit with status 0: "
-           << ending << "\n";
+           << ending.text() << "\n";
       adapter_failed_ = true;
     }
   }

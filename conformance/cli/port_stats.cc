@@ -611,9 +611,10 @@ std::string start_fleet(const PortStatsOptions& options, Fleet& fleet) {
     }
   }
   for (std::size_t p = 1; p < size; ++p) {
-    const std::string ending = processes[p]->finish(std::chrono::milliseconds(5000));
-    if (ending != "exit status 0") {
-      return which(p) + ": at the end of its input it ended with " + ending + ", not exit status 0";
+    const ProcessEnding ending = processes[p]->finish(std::chrono::milliseconds(5000));
+    if (!ending.clean()) {
+      return which(p) + ": at the end of its input it ended with " + ending.text() +
+             ", not exit status 0";
     }
   }
   fleet.first = std::move(processes.front());
@@ -914,9 +915,9 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
         << cells_drawn << " cells drawn before it are judged below\n";
   } else {
     progress.finish("all " + std::to_string(drawn_cells) + " cells drawn");
-    const std::string ending = adapter->finish(std::chrono::milliseconds(5000));
-    if (ending != "exit status 0") {
-      out << "ADAPTER FAILED: at the end of its input it ended with " << ending
+    const ProcessEnding ending = adapter->finish(std::chrono::milliseconds(5000));
+    if (!ending.clean()) {
+      out << "ADAPTER FAILED: at the end of its input it ended with " << ending.text()
           << ", not exit status 0\nFAILED TO TEST\n";
       return kFailedToTest;
     }

@@ -15,18 +15,6 @@
 extern char** environ;
 
 namespace acemq::conformance {
-namespace {
-
-std::string describe_status(int status) {
-  if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) {
-    return "killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
-           strsignal(WTERMSIG(status)) + ")";
-  }
-  return "status " + std::to_string(status);
-}
-
-}  // namespace
 
 std::unique_ptr<AdapterProcess> AdapterProcess::start(const std::string& command,
                                                       std::string& error) {
@@ -156,7 +144,7 @@ void AdapterProcess::kill_group() {
   ::kill(-pid_, SIGKILL);
 }
 
-std::string AdapterProcess::reap(std::chrono::milliseconds grace) {
+ProcessEnding AdapterProcess::reap(std::chrono::milliseconds grace) {
   if (reaped_) return ending_;
   const auto deadline = std::chrono::steady_clock::now() + grace;
   bool killed = false;
@@ -168,7 +156,7 @@ std::string AdapterProcess::reap(std::chrono::milliseconds grace) {
     const int seen = ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT);
     if (seen < 0 && errno == EINTR) continue;
     if (seen < 0) {
-      ending_ = "lost (waitid failed)";
+      ending_ = ProcessEnding{.how = ProcessEnding::How::lost};
       reaped_ = true;
       return ending_;
     }
@@ -183,13 +171,18 @@ std::string AdapterProcess::reap(std::chrono::milliseconds grace) {
   int status = 0;
   while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
-  ending_ = killed ? "did not exit within " + std::to_string(grace.count()) + " ms; killed"
-                   : describe_status(status);
+  if (killed) {
+    ending_ = ProcessEnding{.how = ProcessEnding::How::killed_at_grace, .grace = grace};
+  } else if (WIFSIGNALED(status)) {
+    ending_ = ProcessEnding{.how = ProcessEnding::How::signalled, .code = WTERMSIG(status)};
+  } else {
+    ending_ = ProcessEnding{.how = ProcessEnding::How::exited, .code = WEXITSTATUS(status)};
+  }
   reaped_ = true;
   return ending_;
 }
 
-std::string AdapterProcess::finish(std::chrono::milliseconds grace) {
+ProcessEnding AdapterProcess::finish(std::chrono::milliseconds grace) {
   if (to_child_ >= 0) {
     ::close(to_child_);
     to_child_ = -1;
@@ -198,9 +191,11 @@ std::string AdapterProcess::finish(std::chrono::milliseconds grace) {
   std::size_t dropped = 0;
   switch (reader_.next(extra, dropped, grace)) {
     case LineReader::Status::line:
-    case LineReader::Status::too_long:
-      return "wrote a line after its last answer (" + std::to_string(extra.size() + dropped) +
-             " bytes), then " + reap(grace);
+    case LineReader::Status::too_long: {
+      ProcessEnding ending = reap(grace);
+      ending.bytes_after_last_answer = extra.size() + dropped;
+      return ending;
+    }
     case LineReader::Status::timeout:
     case LineReader::Status::end:
     case LineReader::Status::error: break;
@@ -208,7 +203,7 @@ std::string AdapterProcess::finish(std::chrono::milliseconds grace) {
   return reap(grace);
 }
 
-std::string AdapterProcess::fate() {
+ProcessEnding AdapterProcess::fate() {
   if (to_child_ >= 0) {
     ::close(to_child_);
     to_child_ = -1;
@@ -221,12 +216,13 @@ std::string AdapterProcess::fate() {
 std::string AdapterProcess::failure(Outcome outcome, std::chrono::milliseconds timeout) {
   switch (outcome) {
     case Outcome::answered: return "answered";
-    case Outcome::died: return "closed its output (died?): " + fate();
+    case Outcome::died: return "closed its output (died?): " + fate().text();
     case Outcome::timed_out:
-      return "gave no answer within " + std::to_string(timeout.count()) + " ms (hung?): " + fate();
+      return "gave no answer within " + std::to_string(timeout.count()) + " ms (hung?): " +
+             fate().text();
     case Outcome::answer_too_long:
       return "wrote an answer line longer than " + std::to_string(kMaxAnswerBytes) + " bytes";
-    case Outcome::write_failed: return "stopped reading its input (died?): " + fate();
+    case Outcome::write_failed: return "stopped reading its input (died?): " + fate().text();
   }
   return "failed";
 }

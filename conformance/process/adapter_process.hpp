@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "conformance/process/line_reader.hpp"
+#include "conformance/process/process_ending.hpp"
 
 namespace acemq::conformance {
 
@@ -35,15 +36,13 @@ class AdapterProcess {
   Outcome receive(std::string& answer, std::chrono::milliseconds timeout);
 
   // Closes the adapter's stdin and waits for it to exit, killing it after
-  // `grace`. Returns how it ended ("exit status 0", "killed by signal 9"),
-  // after what it wrote past its last answer, if anything: a line after the
-  // end of input answers no request, and breaks the protocol as surely as
-  // a bad exit status.
-  std::string finish(std::chrono::milliseconds grace);
+  // `grace`. Returns how it ended, with what it wrote past its last answer,
+  // if anything: a line after the end of input answers no request.
+  ProcessEnding finish(std::chrono::milliseconds grace);
 
   // What became of a process that stopped answering (died or timed out),
   // after killing it: for the report.
-  std::string fate();
+  ProcessEnding fate();
 
   // What went wrong, for a report, when ask() returned `outcome` (not
   // answered): "closed its output (died?): exit status 1", and so on. Kills
@@ -58,14 +57,14 @@ class AdapterProcess {
   AdapterProcess(pid_t pid, int to_child, int from_child);
   bool write_all(std::string_view bytes, std::chrono::steady_clock::time_point deadline);
   void kill_group();
-  std::string reap(std::chrono::milliseconds grace);
+  ProcessEnding reap(std::chrono::milliseconds grace);
 
   pid_t pid_;
   int to_child_;
   int from_child_;
   LineReader reader_;
   bool reaped_ = false;
-  std::string ending_;
+  ProcessEnding ending_;
 };
 
 // Answer lines longer than this are a misbehaving adapter: the longest
