@@ -217,6 +217,25 @@ TEST(ResolutionTest, TimeUnitGridsAreReadAsTheirBitsAtEveryN) {
   }
 }
 
+// google-http-java-client's own shape: (int)(min + r·(max − min + 1)) whole
+// milliseconds of [0, 2000], so 2001 values, the last of them 2 s, a draw of
+// 1 (out of range, and said so); the rest read as the 1 ms grid they are.
+TEST(ResolutionTest, TwoThousandAndOnePointsReadAsElevenBits) {
+  std::mt19937_64 engine(9);
+  const ResolutionState s = measure_delays(
+      [&] {
+        const double r = model::unit_interval_from_bits(engine());
+        return std::trunc(0.0 + r * (2000.0 - 0.0 + 1.0)) / 1000.0;
+      },
+      std::uint64_t{1} << 19U, kContractBits);
+  const ResolutionResult r = analyze_resolution(s, port_alpha());
+  std::cout << "2001 points: " << r.estimate << "; " << s.range.outside << " outside\n";
+  EXPECT_GT(s.range.outside, 0U);
+  EXPECT_EQ(r.bits_text(), "11.0");
+  EXPECT_EQ(r.decimal_unit, 3);
+  EXPECT_LT(r.p_value, port_alpha());
+}
+
 // Power only grows with n: the p-value of a grid source falls as n grows,
 // and so does the coarsest grid the test may miss.
 TEST(ResolutionTest, PowerGrowsWithN) {
