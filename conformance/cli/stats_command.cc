@@ -4,7 +4,7 @@
 #include <string>
 
 #include "conformance/cli/flags.hpp"
-#include "conformance/cli/port_stats.hpp"
+#include "conformance/port_stats/port_stats.hpp"
 #include "conformance/cli/subcommand.hpp"
 #include "conformance/protocol/limits.hpp"
 #include "stats/battery.hpp"

@@ -45,7 +45,7 @@ failures = []
 # is 64 MiB: conformance/process/adapter_process.hpp).
 MAX_RSS_KB = 256 * 1024
 # How far stdout may run, whatever an adapter writes: its words are clipped
-# to 200 bytes an echo (port_stats.hpp, kEchoBytes).
+# to 200 bytes an echo (port_stats/echo.hpp, kEchoBytes).
 MAX_ECHOED_OUTPUT = 20000
 last_run = {}
 

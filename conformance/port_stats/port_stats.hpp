@@ -27,7 +27,8 @@
 // (or a delay is out of range); 2 a usage error (a report directory that
 // cannot be written is one, found before the first request), or the adapter
 // could not start, died, hung, wrote something that is not a full sample
-// answer, or exited badly at the end.
+// answer, or exited badly at the end; or answered an error in a cell after
+// others were drawn, when those pass (when one fails, 1).
 #pragma once
 
 #include <chrono>
@@ -54,9 +55,6 @@ inline constexpr std::uint64_t kPortStatsQuickSamples = std::uint64_t{1} << 19;
 // binary grid: 32 bits, i/(2^32 − 1) and Mono's i/(2^31 − 1) among them
 // (on a binary grid any resolution below the floor is seen at any n).
 inline constexpr int kLowResolutionBits = 32;
-// The most of an adapter's words (an error message, an id, an answer line)
-// that any output or report repeats.
-inline constexpr std::size_t kEchoBytes = 200;
 // 4 threads draw the threads cell: twice the cores of the machine the kit
 // runs on, so they contend as a pool does.
 inline constexpr int kPortStatsThreads = 4;
