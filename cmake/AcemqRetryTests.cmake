@@ -14,7 +14,7 @@
 # skipped naming it, so a machine without Go shows a skipped test instead of
 # a suite that is quietly smaller. COST is the test's measured CPU seconds
 # on the idle 2-core machine: CTest starts the costliest first, and
-# scripts/harness adds them up against each label's budget (README.md).
+# scripts/harness adds them up against each label's budget (docs/measurements.md).
 function(acemq_retry_add_test name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "WORKING_DIRECTORY;TIMEOUT;COST"
     "LABELS;COMMAND;NEEDS;FIXTURES_SETUP;FIXTURES_REQUIRED;ENVIRONMENT")
