@@ -1259,6 +1259,61 @@ const IdForm kIdForms[] = {
     {"null", 1, [](std::int64_t) { return std::string("null"); }},
 };
 
+// Numeric ids a port mangles when its JSON reader holds a number as a
+// binary64 double (JavaScript's JSON.parse, a Python float(id)) or as an
+// int64, each with what it catches; check compares them by value
+// (same_id, conformance/README.md, Requests). Sent in turn, not by weight:
+// a drawn id never came near 2^53, and a port that rounds ids passed 20,000
+// cases. Every kNumericIdEvery-th valid case takes the next row's text
+// instead of its drawn id, after the draw, so every other case's dice are
+// as they were.
+struct NumericId {
+  std::string_view name;
+  std::string_view text;
+  std::string_view why;
+};
+const NumericId kNumericIds[] = {
+    {"2^53", "9007199254740992",
+     "the top of the integers every double holds: exact through a double, where 2^53 + 1 is not"},
+    {"2^53 + 1", "9007199254740993",
+     "the least positive integer no double holds: a double makes it 9007199254740992"},
+    {"2^53 - 1", "9007199254740991",
+     "JavaScript's Number.MAX_SAFE_INTEGER: exact through a double, where 2^53 + 1 is not"},
+    {"2^54 + 1", "18014398509481985",
+     "odd where doubles are 4 apart: a double makes it 18014398509481984"},
+    {"int64 max", "9223372036854775807",
+     "2^63 - 1: a double makes it 2^63, one past int64, written 9223372036854775808 or "
+     "9.223372036854776e18"},
+    {"int64 min", "-9223372036854775808",
+     "-2^63: a reader that reads 2^63 and then negates it overflows int64"},
+    {"int64 max + 1", "9223372036854775808",
+     "2^63, beyond int64, so compared as a double: an int64 reader overflows or refuses it"},
+    {"2^64", "18446744073709551616",
+     "beyond uint64 too: a reader that falls back to uint64 wraps it to 0"},
+    {"30 digits", "123456789012345678901234567890",
+     "beyond every integer type: compared as the double nearest it, 1.2345678901234568e+29"},
+    {"a fraction", "1.5", "an integer reader truncates it to 1"},
+    {"an exponent", "1e5",
+     "an integral double with an exponent: 100000.0 (Python) or 1e+05 (this port), one value"},
+    {"a capital E and a plus sign", "1E+300",
+     "as JSON allows: a scanner that knows only e stops at the E, and single precision "
+     "overflows to infinity"},
+    {"a negative exponent", "2.5e-3", "0.0025, a fraction written with an exponent"},
+    {"the integer zero, written -0", "-0",
+     "the integer zero: serve echoes 0, and -0, 0 and -0.0 are one id"},
+    {"negative zero", "-0.0",
+     "a double equal to 0 by value: echoed as -0.0, 0.0, 0 or -0, it is the same id"},
+    {"a decimal no double holds", "0.1",
+     "a port that holds ids in single precision echoes 0.10000000149011612"},
+    {"the least subnormal", "5e-324", "2^-1074: a reader that flushes subnormals echoes 0"},
+};
+
+// 37 valid cases apart, the 17 rows come round every 629 valid cases, about
+// 700 cases (9 in 10 are valid): a run of 5000 sends each row about 7
+// times, and any 2000 cases (about 1800 valid, 48 of them numeric ids) send
+// each at least twice.
+constexpr std::size_t kNumericIdEvery = 37;
+
 // A valid request's layout: compact mostly; sometimes with CRs, which are
 // JSON whitespace, not line ends (a reader that splits on CR answers one
 // request twice and falls out of step).
@@ -1270,11 +1325,15 @@ struct Layout {
 };
 
 // The line with every number outside a string that is written as an
-// integral double ("7.0", "-0.0") written as an integer ("7", "-0").
+// integral double ("7.0", "-0.0") written as an integer ("7", "-0"), but
+// for the id, the line's first member: it is echoed, not read, and
+// kNumericIds sends -0.0 and -0 as rows of their own.
 std::string integral_as_integers(const std::string& line) {
   std::string out;
   bool in_string = false;
   bool escaped = false;
+  int depth = 0;
+  bool past_id = false;  // at the id's end, the first comma inside the line's own object
   for (std::size_t i = 0; i < line.size(); ++i) {
     const char ch = line[i];
     out.push_back(ch);
@@ -1284,7 +1343,10 @@ std::string integral_as_integers(const std::string& line) {
       continue;
     }
     if (ch == '"') in_string = true;
-    if (ch != ':' && ch != ',' && ch != '[') continue;
+    if (ch == '{' || ch == '[') ++depth;
+    if (ch == '}' || ch == ']') --depth;
+    if (ch == ',' && depth == 1) past_id = true;
+    if (!past_id || (ch != ':' && ch != ',' && ch != '[')) continue;
     std::size_t end = i + 1;
     if (end < line.size() && line[end] == '-') ++end;
     while (end < line.size() && std::isdigit(static_cast<unsigned char>(line[end])) != 0) ++end;
@@ -1336,6 +1398,12 @@ std::vector<std::string_view> malformation_names() {
   std::vector<std::string_view> names;
   for (const Malformation& m : kMalformations) names.push_back(m.name);
   return names;
+}
+
+std::vector<NumericIdRow> numeric_id_rows() {
+  std::vector<NumericIdRow> rows;
+  for (const NumericId& row : kNumericIds) rows.push_back({row.name, row.text});
+  return rows;
 }
 
 std::vector<std::string_view> invalid_rule_names() {
@@ -1390,15 +1458,22 @@ GeneratedCase CaseGenerator::next(std::int64_t id) {
       case Sort::valid: break;
     }
   }
+  ++valid_;
+  const NumericId* numeric =
+      valid_ % kNumericIdEvery == 0
+          ? &kNumericIds[(valid_ / kNumericIdEvery - 1) % std::size(kNumericIds)]
+          : nullptr;
   for (;;) {
     const std::string_view op = far ? "next_delay" : choose<std::string_view>(d, kOps, c);
     ordered_json request =
         far ? far_call_request(d, id, far_calls_++) : valid_request(d, profile_, id, op);
-    const std::string id_text = weighted<IdForm>(d, kIdForms).make(id);
+    std::string id_text = weighted<IdForm>(d, kIdForms).make(id);
+    if (numeric != nullptr) id_text = numeric->text;
     const Layout& layout = weighted<Layout>(
         d, std::span<const Layout>(kLayouts),
         [&](const Layout& l) { return !l.full_only || profile_ == Profile::full; });
     GeneratedCase valid = generated(layout.apply(with_raw_id(to_line(request), id_text)), op, {});
+    if (numeric != nullptr) valid.numeric_id = numeric->name;
     if (profile_ == Profile::full) return valid;
     // A valid request's line is always a Request: only the core can refuse it.
     if (reference_agrees(std::get<Request>(valid.parsed))) return valid;

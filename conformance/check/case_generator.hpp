@@ -43,6 +43,8 @@ struct GeneratedCase {
   std::string_view kind;  // "schedule", "next_delay", "jittered", "replay", "invalid",
                           // "malformed line"
   std::string_view rule;  // for an invalid or malformed case, the rule it breaks
+  // For a valid case whose id is a row of kNumericIds, the row's name.
+  std::string_view numeric_id = {};
 };
 
 // Whether a valid request's answer is one the Ruby reference gives too: the
@@ -53,6 +55,13 @@ bool reference_agrees(const Request& request);
 // The names of the rules the full profile's invalid cases break, in the
 // table's order, for check's report of what was covered.
 std::vector<std::string_view> invalid_rule_names();
+// The numeric ids sent in turn (kNumericIds), each a row of check's report
+// by its name, shown with its text.
+struct NumericIdRow {
+  std::string_view name;
+  std::string_view text;
+};
+std::vector<NumericIdRow> numeric_id_rows();
 // The kinds of malformed line, in the order they are sent.
 std::vector<std::string_view> malformation_names();
 
@@ -68,6 +77,7 @@ class CaseGenerator {
   std::size_t malformed_ = 0;  // malformed lines sent so far: the next kind's turn
   std::size_t cases_ = 0;      // cases made so far: every 150th of the full profile is far
   std::size_t far_calls_ = 0;  // far calls sent so far: the next row's turn
+  std::size_t valid_ = 0;      // valid cases made so far: every 37th has a numeric id's turn
 };
 
 }  // namespace acemq::conformance

@@ -2,14 +2,17 @@
 // answers it with an error), each malformed line is no request (an error
 // with a null id), the reference profile sends only what the reference
 // answers alike, every rule of kInvalidRules is reached, the cost limit's
-// edges are reached, and a seed means the same lines.
+// edges are reached, every numeric id is sent in turn, and a seed means the
+// same lines.
 #include "conformance/check/case_generator.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -83,6 +86,41 @@ TEST(CaseGenerator, ADefaultRunReachesTheCostLimitsEdges) {
     EXPECT_GE(reached[static_cast<std::size_t>(edge)], 3) << model::regime_name(edge);
     std::printf("%s: %d\n", std::string(model::regime_name(edge)).c_str(),
                 reached[static_cast<std::size_t>(edge)]);
+  }
+}
+
+// The numeric ids a port mangles go in turn, not by chance: every row at
+// least twice in any 2000 cases (windows 500 apart here), as written, in a
+// valid request the core answers with that id.
+TEST(CaseGenerator, EveryNumericIdIsSentInTurn) {
+  constexpr int kWindow = 2000;
+  constexpr int kStep = 500;
+  for (const Profile profile : {Profile::full, Profile::reference}) {
+    CaseGenerator generator(kSeed, profile);
+    std::vector<std::string_view> sent(5000);
+    for (std::size_t i = 0; i < sent.size(); ++i) {
+      const GeneratedCase c = generator.next(static_cast<std::int64_t>(i) + 1);
+      sent[i] = c.numeric_id;
+      if (c.numeric_id.empty()) continue;
+      std::string_view text;
+      for (const NumericIdRow& row : numeric_id_rows()) {
+        if (row.name == c.numeric_id) text = row.text;
+      }
+      EXPECT_NE(c.line.find("\"id\":" + std::string(text) + ","), std::string::npos)
+          << c.numeric_id << " not written as " << text << ": " << c.line.substr(0, 200);
+      const auto* request = std::get_if<Request>(&c.parsed);
+      ASSERT_NE(request, nullptr) << c.line.substr(0, 200);
+      EXPECT_TRUE(same_id(request->id, core_answer(c.line).id)) << c.line.substr(0, 200);
+    }
+    for (std::size_t start = 0; start + kWindow <= sent.size(); start += kStep) {
+      for (const NumericIdRow& row : numeric_id_rows()) {
+        const auto times =
+            std::count(sent.begin() + static_cast<std::ptrdiff_t>(start),
+                       sent.begin() + static_cast<std::ptrdiff_t>(start + kWindow), row.name);
+        EXPECT_GE(times, 2) << row.text << " (" << row.name << ") in cases " << start + 1 << " to "
+                            << start + kWindow;
+      }
+    }
   }
 }
 

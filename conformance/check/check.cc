@@ -71,6 +71,8 @@ class Checker {
     std::string kind;       // the tally it counts in: "vectors x.jsonl", "replay", ...
     std::string where;      // "x.jsonl:12", "generated case 7"
     std::string_view rule;  // the invalid rule a generated case breaks, if any
+    // A generated case's row of kNumericIds, if its id is one.
+    std::string_view numeric_id = {};
   };
 
   bool start_adapter();
@@ -108,6 +110,7 @@ class Checker {
   std::vector<std::int64_t> regimes_ = std::vector<std::int64_t>(coverage_rows().size());
   std::map<std::string_view, std::int64_t> rules_;
   std::map<std::string_view, std::int64_t> malformed_;
+  std::map<std::string_view, std::int64_t> numeric_ids_;
   std::int64_t vector_errors_ = 0;
   std::int64_t other_errors_ = 0;
 };
@@ -257,6 +260,7 @@ void Checker::report_mismatch(const std::string& line, const Origin& origin, con
 }
 
 void Checker::count_coverage(const ParsedLine& parsed, const Origin& origin, const Answer& core) {
+  if (!origin.numeric_id.empty()) ++numeric_ids_[origin.numeric_id];
   if (!core.ok) {
     if (origin.kind == "malformed line") {
       ++malformed_[origin.rule];
@@ -284,6 +288,10 @@ void Checker::report_coverage() {
   };
   out_ << "\nWhat the agreeing answers reached (a request may reach several):\n";
   for (std::size_t i = 0; i < coverage_rows().size(); ++i) row(regimes_[i], coverage_rows()[i]);
+  out_ << "Numeric ids echoed by value, each sent in turn:\n";
+  for (const NumericIdRow& id : numeric_id_rows()) {
+    row(numeric_ids_[id.name], std::string(id.text) + " (" + std::string(id.name) + ")");
+  }
   if (options_.profile == Profile::reference) {
     out_ << "(no invalid input: the reference profile sends valid requests only)\n";
     return;
@@ -317,11 +325,16 @@ bool Checker::compare(const std::string& line, const ParsedLine& parsed, const O
   ++tally.sent;
   const Asked asked = ask(line, true);
   if (!asked.answered) return false;
-  if (asked.port->id != core.id) {
+  if (!same_id(core.id, asked.port->id)) {
+    // An id that reads as the same double is the adapter's JSON reader at
+    // fault, not the conversation: 9007199254740993 comes back 9007199254740992.
+    const char* hint = same_as_doubles(core.id, asked.port->id)
+                           ? " (read through a binary64 double? A number id is echoed by value, "
+                             "an integer within int64 exactly: conformance/README.md, Requests)"
+                           : " (out of step with its input?)";
     out_ << "ADAPTER FAILED: answered id " << clipped_json(asked.port->id, kShown)
-         << " to a request with id " << clipped_json(core.id, kShown)
-         << " (out of step with its input?)\n  request: " << clip(line)
-         << "\n  adapter: " << clip(asked.port_line) << "\n";
+         << " to a request with id " << clipped_json(core.id, kShown) << hint
+         << "\n  request: " << clip(line) << "\n  adapter: " << clip(asked.port_line) << "\n";
     adapter_failed_ = true;
     return false;
   }
@@ -425,7 +438,7 @@ int Checker::run() {
     const GeneratedCase generated = generator.next(i + 1);
     going = compare(generated.line, generated.parsed,
                     {std::string(generated.kind), "generated case " + std::to_string(i + 1),
-                     generated.rule},
+                     generated.rule, generated.numeric_id},
                     std::nullopt) &&
             still_going();
     report_progress("generated case " + std::to_string(i + 1) + " of " +

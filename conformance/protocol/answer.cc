@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "conformance/protocol/limits.hpp"
 #include "conformance/protocol/wire.hpp"
@@ -79,6 +80,48 @@ class ValueCounter final : public json::json_sax_t {
   std::size_t limit_;
   std::size_t count_ = 0;
 };
+
+// A number of an id, as same_id reads it: an integer literal within int64 is
+// held exactly; any other number is the double the JSON reader rounded its
+// text to, once (nlohmann keeps an integer literal up to 2^64 - 1 as an
+// unsigned, converted here with one correct rounding, and reads longer ones
+// with strtod).
+struct IdNumber {
+  bool integer = false;
+  std::int64_t whole = 0;
+  double value = 0.0;
+};
+
+std::optional<IdNumber> id_number(const json& v) {
+  switch (v.type()) {
+    case json::value_t::number_integer: return IdNumber{true, v.get<std::int64_t>(), 0.0};
+    case json::value_t::number_unsigned: {
+      const auto u = v.get<std::uint64_t>();
+      if (u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+        return IdNumber{true, static_cast<std::int64_t>(u), 0.0};
+      }
+      return IdNumber{false, 0, static_cast<double>(u)};
+    }
+    case json::value_t::number_float: return IdNumber{false, 0, v.get<double>()};
+    default: return std::nullopt;
+  }
+}
+
+// An integer and a double are equal when the double is that integer exactly:
+// integral and within [-2^63, 2^63), where the cast back is exact.
+bool exactly(std::int64_t whole, double value) {
+  return value >= -0x1p63 && value < 0x1p63 && std::trunc(value) == value &&
+         static_cast<std::int64_t>(value) == whole;
+}
+
+bool same_number(const IdNumber& a, const IdNumber& b) {
+  if (a.integer && b.integer) return a.whole == b.whole;
+  if (a.integer) return exactly(a.whole, b.value);
+  if (b.integer) return exactly(b.whole, a.value);
+  return a.value == b.value;  // -0.0 == 0.0; an id is never NaN (the wire has no bare NaN)
+}
+
+double as_double(const IdNumber& n) { return n.integer ? static_cast<double>(n.whole) : n.value; }
 
 std::string shape(const Answer& a) {
   if (!a.ok) return "an error (" + a.error + ")";
@@ -234,6 +277,35 @@ std::optional<Answer> expected_answer(const json& vector_line) {
   std::string why;
   if (!read_result(*expect, answer, why)) return std::nullopt;
   return answer;
+}
+
+bool same_id(const json& sent, const json& echoed) {
+  if (const auto a = id_number(sent)) {
+    const auto b = id_number(echoed);
+    return b && same_number(*a, *b);
+  }
+  if (sent.is_array()) {
+    if (!echoed.is_array() || echoed.size() != sent.size()) return false;
+    for (std::size_t i = 0; i < sent.size(); ++i) {
+      if (!same_id(sent[i], echoed[i])) return false;
+    }
+    return true;
+  }
+  if (sent.is_object()) {
+    if (!echoed.is_object() || echoed.size() != sent.size()) return false;
+    for (const auto& [key, value] : sent.items()) {
+      const auto it = echoed.find(key);
+      if (it == echoed.end() || !same_id(value, *it)) return false;
+    }
+    return true;
+  }
+  return sent == echoed;  // strings, booleans, null: nlohmann compares them as themselves
+}
+
+bool same_as_doubles(const json& sent, const json& echoed) {
+  const auto a = id_number(sent);
+  const auto b = id_number(echoed);
+  return a && b && as_double(*a) == as_double(*b);
 }
 
 std::optional<std::string> difference(const Answer& expected, const Answer& actual) {

@@ -5,8 +5,8 @@
 // Two answers agree when both are errors (messages are prose and are never
 // compared), or both are results of the same shape whose numbers have the same
 // 64 bits. The wire has one NaN, so any NaN equals any NaN; -0.0 and 0.0
-// differ. Ids are compared by the caller: a wrong id is a broken adapter, not
-// a wrong answer.
+// differ. Ids are compared apart, by same_id: a wrong id is a broken
+// adapter, not a wrong answer.
 #pragma once
 
 #include <cstdint>
@@ -62,6 +62,21 @@ std::string format_result(const Answer& answer);
 // "expect_error" member (an error); nullopt when it has neither or the result
 // is not in the grammar.
 std::optional<Answer> expected_answer(const nlohmann::json& vector_line);
+
+// Whether an answer's id is the request's (conformance/README.md, Requests):
+// equal as JSON values, numbers by value. An integer literal within int64
+// stands for that integer; any other number (a fraction, an exponent, or an
+// integer beyond int64) for the binary64 nearest its text; two numbers are
+// equal when those values are, exactly. So 9007199254740993 is not
+// 9007199254740992.0, which a double makes of it, and -0, 0 and -0.0 are one
+// id (serve echoes -0 as 0). Arrays by position, objects by key, strings,
+// booleans and null as themselves.
+bool same_id(const nlohmann::json& sent, const nlohmann::json& echoed);
+
+// Whether two ids that are both numbers read as the same binary64 double
+// although same_id tells them apart: the mark of an id echoed through a
+// double, for the report.
+bool same_as_doubles(const nlohmann::json& sent, const nlohmann::json& echoed);
 
 // Where `actual` departs from `expected`, as one line for a person; nullopt
 // when they agree.

@@ -11,6 +11,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -291,6 +292,84 @@ TEST(ProtocolIds, EchoedAsGivenOrNull) {
   // Duplicate keys: the last one counts, as in most JSON readers.
   EXPECT_EQ(answer_line(R"({"id":1,"id":2,"op":"schedule","policy":{}})"),
             R"({"id":2,"ok":true,"result":[]})");
+}
+
+// check's rule for an echoed id (conformance/README.md, Requests): an
+// integer literal within int64 is that integer, exactly; any other number is
+// the double nearest its text; -0 is 0. One row an id a port might write back.
+struct IdRow {
+  std::string_view name;
+  std::string_view sent;
+  std::string_view echoed;
+  bool same;
+  std::string_view why;
+};
+
+constexpr IdRow kIdRows[] = {
+    {"the same integer", "9007199254740993", "9007199254740993", true, "exactly equal"},
+    {"2^53 + 1 through a double", "9007199254740993", "9007199254740992.0", false,
+     "an integer within int64 compares exactly, and the double is 2^53"},
+    {"2^53 + 1 as 2^53", "9007199254740993", "9007199254740992", false, "one apart"},
+    {"2^53 through a double", "9007199254740992", "9007199254740992.0", true,
+     "the double is 2^53 exactly"},
+    {"a small integer through a double", "7", "7.0", true, "the double is 7 exactly"},
+    {"an integer echoed with an exponent", "100000", "1e5", true, "1e5 is 100000 exactly"},
+    {"int64 max through a double", "9223372036854775807", "9.223372036854776e18", false,
+     "the double is 2^63, one more"},
+    {"int64 max as int64 max + 1", "9223372036854775807", "9223372036854775808", false,
+     "2^63 is beyond int64, so the double 2^63, which is not 2^63 - 1"},
+    {"int64 min through a double", "-9223372036854775808", "-9.223372036854776e18", true,
+     "-2^63 is a double exactly"},
+    {"beyond int64 through a double", "9223372036854775808", "9.223372036854776e18", true,
+     "both are the double 2^63"},
+    {"beyond int64, one apart", "9223372036854775808", "9223372036854775809", true,
+     "beyond int64 both are doubles, and both round to 2^63"},
+    {"beyond int64, two doubles apart", "9223372036854775808", "9223372036854777856", false,
+     "2^63 + 2048 is the next double up"},
+    {"2^64 as JavaScript writes it", "18446744073709551616", "18446744073709552000", true,
+     "both round to the double 2^64"},
+    {"2^64 wrapped by a uint64 reader", "18446744073709551616", "0", false, "2^64 is not 0"},
+    {"30 digits through a double", "123456789012345678901234567890", "1.2345678901234568e+29", true,
+     "the same nearest double"},
+    {"a fraction truncated", "1.5", "1", false, "1.5 is not 1"},
+    {"an exponent written as Python writes it", "1e5", "100000.0", true, "the same double"},
+    {"an exponent written as this port writes it", "1e5", "1e+05", true, "the same double"},
+    {"a capital E", "1E+300", "1e+300", true, "the same double"},
+    {"a negative exponent", "2.5e-3", "0.0025", true, "the same double"},
+    {"-0 as serve echoes it", "-0", "0", true, "-0 is the integer zero"},
+    {"-0.0 as 0", "-0.0", "0", true, "negative zero equals zero by value"},
+    {"-0.0 as 0.0", "-0.0", "0.0", true, "negative zero equals zero by value"},
+    {"0.1 written long", "0.1", "0.1000000000000000055511151231257827", true,
+     "both texts round to the same double"},
+    {"0.1 an ulp off", "0.1", "0.10000000000000002", false, "the next double up"},
+    {"5e-324 flushed to zero", "5e-324", "0", false, "the least subnormal is not 0"},
+    {"5e-324 written longer", "5e-324", "4.9406564584124654e-324", true, "the same double"},
+    {"a number as a string", "5", "\"5\"", false, "a string is no number"},
+    {"true as 1", "true", "1", false, "a boolean is no number"},
+    {"null", "null", "null", true, "null is null"},
+    {"a string, exactly", "\"a-7\"", "\"A-7\"", false, "strings compare as written"},
+    {"numbers in an array, by value", "[1e5, -0, \"x\"]", "[100000, 0.0, \"x\"]", true,
+     "each element by the same rule"},
+    {"2^53 + 1 in an array", "[1, 9007199254740993]", "[1, 9007199254740992.0]", false,
+     "each element by the same rule"},
+    {"an object in another order", R"({"a": 1, "b": [2]})", R"({"b": [2.0], "a": 1})", true,
+     "members by key"},
+    {"an object with a member more", R"({"a": 1})", R"({"a": 1, "b": 2})", false,
+     "every member must be echoed, and nothing else"},
+};
+
+TEST(ProtocolIds, ComparedAsJsonValuesNumbersByValue) {
+  for (const IdRow& row : kIdRows) {
+    const json sent = json::parse(row.sent);
+    const json echoed = json::parse(row.echoed);
+    EXPECT_EQ(same_id(sent, echoed), row.same)
+        << row.name << ": " << row.sent << " echoed as " << row.echoed << " (" << row.why << ")";
+    EXPECT_EQ(same_id(echoed, sent), row.same) << row.name << ", the other way round";
+  }
+  // The report's hint: an id that reads as the same double came through one.
+  EXPECT_TRUE(same_as_doubles(json::parse("9007199254740993"), json::parse("9007199254740992.0")));
+  EXPECT_FALSE(same_as_doubles(json::parse("9007199254740993"), json::parse("5")));
+  EXPECT_FALSE(same_as_doubles(json::parse("\"5\""), json::parse("5")));
 }
 
 TEST(ProtocolLimits, FarAttemptsWorkWhereTheValueSettles) {

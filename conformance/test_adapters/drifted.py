@@ -12,6 +12,16 @@ the refactors a maintainer of any port might plausibly make.
 Each speaks the protocol exactly as adapter.py does; only the arithmetic or
 the draws differ. The conformance tests expect `check` to exit 1 on each.
 
+One answers everything right and echoes ids wrong, as an adapter that reads
+JSON numbers into doubles does (JavaScript's JSON.parse, a Python float(id)):
+
+    python3 drifted.py ids-through-double  a number id echoed as float(id):
+                                           9007199254740993 comes back
+                                           9007199254740992.0
+
+A wrong id is a broken adapter, not a wrong answer: `check` exits 2 on it,
+naming the id it sent and the one it got.
+
 The ports below have the right arithmetic and a wrong default source: the
 draw their users get when they pass none. `check` injects r, so it passes
 them all (that is the point); `retry-policy stats --impl` must reject each:
@@ -28,6 +38,7 @@ them all (that is the point); `retry-policy stats --impl` must reject each:
                                       fleet started in one second shares a stream
 """
 
+import json
 import math
 import pathlib
 import random
@@ -104,6 +115,16 @@ class Repeating:
         return self.generator.random()
 
 
+def ids_through_double(value):
+    """adapter._compact for an id, with a number made a float first, as an
+    adapter that reads ids with float() does: json.dumps writes the double
+    back, 9007199254740993 as 9007199254740992.0 and 2**64 as
+    1.8446744073709552e+19."""
+    if type(value) is int:  # not a bool, which is an int in Python but no number in JSON
+        value = float(value)
+    return json.dumps(value, separators=(",", ":"))
+
+
 # Each wrong source, as the port's users would call it; the drift each test
 # must see is in drifted.py's docstring and conformance/README.md.
 SOURCE_DRIFTS = {
@@ -123,7 +144,15 @@ SOURCE_DRIFTS = {
 DRIFTS = {"closed-form": ClosedForm, "draw-on-null": DrawOnNull, "draw-on-zero": DrawOnZero}
 DRIFTS.update({name: with_default_source(source) for name, source in SOURCE_DRIFTS.items()})
 
+# Drifts of the adapter's wire rather than the port: the function that writes
+# an answer's id, in place of adapter._compact.
+ID_DRIFTS = {"ids-through-double": ids_through_double}
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in DRIFTS:
-        sys.exit(f"usage: drifted.py {{{'|'.join(DRIFTS)}}}")
-    adapter.serve(DRIFTS[sys.argv[1]])
+    if len(sys.argv) != 2 or sys.argv[1] not in {**DRIFTS, **ID_DRIFTS}:
+        sys.exit(f"usage: drifted.py {{{'|'.join([*DRIFTS, *ID_DRIFTS])}}}")
+    if sys.argv[1] in ID_DRIFTS:
+        adapter._compact = ID_DRIFTS[sys.argv[1]]  # answer_line writes every id with it
+        adapter.serve(RetryPolicy)
+    else:
+        adapter.serve(DRIFTS[sys.argv[1]])

@@ -4,11 +4,11 @@
 - A failing run shows distinct smallest requests: two mismatches that shrink
   to the same request (ids aside, the policy as the core reads it) are
   shown once, and the others say which one they repeat.
-- A passing run says what it covered: every regime and every invalid-input
-  rule, with a count, at a fixed seed; a rule or regime the generator stops
-  reaching fails here. The generator is under test, not a port, so the core's
-  own `serve` answers (2 s where the Python port takes 14: check.python
-  already runs the port on 5000 cases).
+- A passing run says what it covered: every regime, every numeric id and
+  every invalid-input rule, with a count, at a fixed seed; a rule, regime or
+  id the generator stops reaching fails here. The generator is under test,
+  not a port, so the core's own `serve` answers (2 s where the Python port
+  takes 14: check.python already runs the port on 5000 cases).
 - A run too small to reach everything says what it did not reach.
 
     check_report_test.py RETRY_POLICY PYTHON PORT_DIR TEST_ADAPTERS_DIR
@@ -78,6 +78,9 @@ def main(rp, python, port, test_adapters):
                    "message age at max_message_age", "huge attempt", "replay with skipped draws",
                    "within 2^-40 of 1", "with an age limit on a walk", "settles at 2^20"):
         expect(any(regime in name for _, name in rows), f"no row for {regime}")
+    for number in ("9007199254740993 (2^53 + 1)", "9223372036854775807 (int64 max)",
+                   "18446744073709551616 (2^64)", "-0.0 (negative zero)", "5e-324 ("):
+        expect(any(name.startswith(number) for _, name in rows), f"no row for the id {number}")
 
     code, report = check(rp, "--no-vectors", "--cases", "20", "--seed", "3", "--impl", adapter)
     expect(code == 0 and "<- NOT REACHED" in report,
