@@ -1373,15 +1373,17 @@ const Layout kLayouts[] = {
      [](const std::string& line) { return padded_to(line, kMaxLineBytes); }},
 };
 
-GeneratedCase generated(std::string line, std::string_view kind, std::string_view rule) {
+GeneratedCase generated(std::string line, CaseKind kind, std::string_view op,
+                        std::string_view rule) {
   ParsedLine parsed = parse_request(line);
-  return {std::move(line), std::move(parsed), kind, rule};
+  return {std::move(line), std::move(parsed), kind, op, rule};
 }
 
 GeneratedCase malformed_line(Dice& d, Profile profile, std::int64_t id, std::size_t turn) {
   const std::string valid = to_line(valid_request(d, profile, id, "schedule"));
   const Malformation& m = kMalformations[turn % std::size(kMalformations)];
-  return generated(m.make(d, valid, turn / std::size(kMalformations)), "malformed line", m.name);
+  return generated(m.make(d, valid, turn / std::size(kMalformations)), CaseKind::malformed, {},
+                   m.name);
 }
 
 GeneratedCase invalid_case(Dice& d, Profile profile, std::int64_t id) {
@@ -1389,10 +1391,19 @@ GeneratedCase invalid_case(Dice& d, Profile profile, std::int64_t id) {
   const std::string_view op = rule.op == kAnyOp ? d.one_of(kOpNames) : rule.op;
   ordered_json request = valid_request(d, profile, id, op);
   rule.make(d, request);
-  return generated(to_line(request), "invalid", rule.rule);
+  return generated(to_line(request), CaseKind::invalid, op, rule.rule);
 }
 
 }  // namespace
+
+std::string_view GeneratedCase::tally_name() const {
+  switch (kind) {
+    case CaseKind::valid: return op;
+    case CaseKind::invalid: return "invalid";
+    case CaseKind::malformed: return "malformed line";
+  }
+  return op;
+}
 
 std::vector<std::string_view> malformation_names() {
   std::vector<std::string_view> names;
@@ -1472,7 +1483,8 @@ GeneratedCase CaseGenerator::next(std::int64_t id) {
     const Layout& layout = weighted<Layout>(
         d, std::span<const Layout>(kLayouts),
         [&](const Layout& l) { return !l.full_only || profile_ == Profile::full; });
-    GeneratedCase valid = generated(layout.apply(with_raw_id(to_line(request), id_text)), op, {});
+    GeneratedCase valid =
+        generated(layout.apply(with_raw_id(to_line(request), id_text)), CaseKind::valid, op, {});
     if (numeric != nullptr) valid.numeric_id = numeric->name;
     if (profile_ == Profile::full) return valid;
     // A valid request's line is always a Request: only the core can refuse it.

@@ -37,14 +37,21 @@ enum class Profile {
 // Ruby answer quick.
 inline constexpr std::int64_t kReferenceMaxAttempt = 5000;
 
+// What a generated case is: a valid request, one that breaks one rule of
+// the protocol, or a line that is no JSON object at all.
+enum class CaseKind { valid, invalid, malformed };
+
 struct GeneratedCase {
-  std::string line;       // the request, one line of JSON (or deliberately not JSON)
-  ParsedLine parsed;      // the line, parsed once: a Request, or why it is none
-  std::string_view kind;  // "schedule", "next_delay", "jittered", "replay", "invalid",
-                          // "malformed line"
+  std::string line;   // the request, one line of JSON (or deliberately not JSON)
+  ParsedLine parsed;  // the line, parsed once: a Request, or why it is none
+  CaseKind kind = CaseKind::valid;
+  std::string_view op;    // a valid case's op: "schedule", "next_delay", ...
   std::string_view rule;  // for an invalid or malformed case, the rule it breaks
   // For a valid case whose id is a row of kNumericIds, the row's name.
   std::string_view numeric_id = {};
+
+  // The tally check counts it in: its op, "invalid" or "malformed line".
+  std::string_view tally_name() const;
 };
 
 // Whether a valid request's answer is one the Ruby reference gives too: the

@@ -40,11 +40,12 @@ TEST(CaseGenerator, InvalidAndMalformedCasesAreErrors) {
   std::map<std::string_view, int> reached;
   for (int i = 1; i <= kCases; ++i) {
     const GeneratedCase c = generator.next(i);
-    if (c.kind != "invalid" && c.kind != "malformed line") continue;
+    if (c.kind == CaseKind::valid) continue;
     ++reached[c.rule];
     const Answer answer = core_answer(c.line);
-    EXPECT_FALSE(answer.ok) << c.kind << " (" << c.rule << ") answered: " << c.line.substr(0, 300);
-    if (c.kind == "malformed line") {
+    EXPECT_FALSE(answer.ok) << c.tally_name() << " (" << c.rule
+                            << ") answered: " << c.line.substr(0, 300);
+    if (c.kind == CaseKind::malformed) {
       EXPECT_TRUE(answer.id.is_null()) << c.rule;
     }
   }

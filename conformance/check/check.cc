@@ -68,9 +68,10 @@ class Checker {
 
   // Where a request came from, for the report.
   struct Origin {
-    std::string kind;       // the tally it counts in: "vectors x.jsonl", "replay", ...
-    std::string where;      // "x.jsonl:12", "generated case 7"
-    std::string_view rule;  // the invalid rule a generated case breaks, if any
+    std::string kind;                   // the tally it counts in: "vectors x.jsonl", "replay", ...
+    std::string where;                  // "x.jsonl:12", "generated case 7"
+    std::optional<CaseKind> generated;  // what a generated case is; none for a vector line
+    std::string_view rule;              // the invalid rule a generated case breaks, if any
     // A generated case's row of kNumericIds, if its id is one.
     std::string_view numeric_id = {};
   };
@@ -262,11 +263,11 @@ void Checker::report_mismatch(const std::string& line, const Origin& origin, con
 void Checker::count_coverage(const ParsedLine& parsed, const Origin& origin, const Answer& core) {
   if (!origin.numeric_id.empty()) ++numeric_ids_[origin.numeric_id];
   if (!core.ok) {
-    if (origin.kind == "malformed line") {
+    if (origin.generated == CaseKind::malformed) {
       ++malformed_[origin.rule];
     } else if (!origin.rule.empty()) {
       ++rules_[origin.rule];
-    } else if (origin.kind.starts_with("vectors ")) {
+    } else if (!origin.generated) {
       ++vector_errors_;
     } else {
       ++other_errors_;  // a valid-looking case past the cost limit
@@ -395,7 +396,7 @@ bool Checker::send_vector_file(const std::string& path) {
     const std::optional<std::string> request = without_members(text, kAnswerMembers);
     if (!vector.is_object() || !request) return usage(where + " is not a JSON object");
     if (!compare(*request, parse_request(*request),
-                 {"vectors " + name, name + ":" + std::to_string(number), {}},
+                 {"vectors " + name, name + ":" + std::to_string(number), std::nullopt, {}},
                  expected_answer(vector))) {
       return false;
     }
@@ -437,8 +438,8 @@ int Checker::run() {
   for (std::int64_t i = 0; going && i < options_.cases; ++i) {
     const GeneratedCase generated = generator.next(i + 1);
     going = compare(generated.line, generated.parsed,
-                    {std::string(generated.kind), "generated case " + std::to_string(i + 1),
-                     generated.rule, generated.numeric_id},
+                    {std::string(generated.tally_name()), "generated case " + std::to_string(i + 1),
+                     generated.kind, generated.rule, generated.numeric_id},
                     std::nullopt) &&
             still_going();
     report_progress("generated case " + std::to_string(i + 1) + " of " +

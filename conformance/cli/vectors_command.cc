@@ -38,7 +38,7 @@ class VectorsCommand final : public Subcommand {
       // not an object cannot carry one, and one with a CR in it (a layout
       // check sends) would be split in two by the text tools that read
       // vector files.
-      if (generated.kind == "malformed line" || !generated.line.starts_with('{') ||
+      if (generated.kind == CaseKind::malformed || !generated.line.starts_with('{') ||
           generated.line.find('\r') != std::string::npos) {
         continue;
       }
