@@ -231,7 +231,8 @@ void Accumulator::add(std::span<const double> values) {
       runs.add(u);
       const std::uint64_t key = cell_key(u);
       window_.add(key);
-      if (key == kBelowKey || key == kAboveKey) [[unlikely]] window_.add_outside(u);
+      if (key == kBelowKey || key == kAboveKey) [[unlikely]]
+        window_.add_outside(u);
     }
     if (window_.size() == kSegmentSamples) window_.flush(state.repeats, state.histogram);
   }

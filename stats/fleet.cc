@@ -159,8 +159,8 @@ FleetResult analyze_fleet(const std::vector<std::vector<double>>& draws, int min
                        (out.top_equal >= out.draws ? " (the same stream)" : "");
   }
   if (min_bits < kContractBits && equal_pairs > 0) {
-    out.shared_words += "; against the chance of equal draws of a " + std::to_string(min_bits) +
-                        "-bit source";
+    out.shared_words +=
+        "; against the chance of equal draws of a " + std::to_string(min_bits) + "-bit source";
   }
 
   // Clustered: for each k-th draw across the processes, the fewest total
@@ -227,7 +227,8 @@ double fleet_detectable_arc(std::size_t processes, std::size_t draws, std::size_
 }
 
 int fleet_null_bits(const ResolutionResult& resolution, int min_bits, double per_test) {
-  if (!(resolution.p_value < per_test) || resolution.lower_bound || !std::isfinite(resolution.bits)) {
+  if (!(resolution.p_value < per_test) || resolution.lower_bound ||
+      !std::isfinite(resolution.bits)) {
     return min_bits;
   }
   return std::clamp(static_cast<int>(std::floor(resolution.bits)), 1, min_bits);

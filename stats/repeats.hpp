@@ -63,9 +63,9 @@ class RepeatWindow {
 
   std::vector<std::uint64_t> keys_;  // the window, in arrival order
   std::uint64_t size_ = 0;
-  std::vector<std::uint32_t> filed_;  // the low bits, bucket by bucket
-  std::vector<std::uint32_t> table_;  // the hash set of one bucket
-  std::vector<std::uint32_t> local_;  // one bucket's bins
+  std::vector<std::uint32_t> filed_;    // the low bits, bucket by bucket
+  std::vector<std::uint32_t> table_;    // the hash set of one bucket
+  std::vector<std::uint32_t> local_;    // one bucket's bins
   std::vector<std::uint64_t> outside_;  // add_outside()'s values, as bits
 };
 

@@ -161,10 +161,9 @@ std::string resolution_markdown(const ResolutionOutcome& o) {
         ". Every grid coarser than 2^-" + shortest(std::floor(r.certain_bits * 10) / 10) +
         ", binary or not, is rejected with certainty at this n.\n";
   md += "- Repeats: " + std::to_string(s.repeats) +
-        " draws equal an earlier draw of their window (at most " +
-        std::to_string(s.most_distinct) + " distinct a window); a source of " +
-        std::to_string(r.min_bits) + " bits repeats " + shortest(r.repeats_expected) +
-        " on average, p-value " + p_text(r.repeats_p) + ".\n";
+        " draws equal an earlier draw of their window (at most " + std::to_string(s.most_distinct) +
+        " distinct a window); a source of " + std::to_string(r.min_bits) + " bits repeats " +
+        shortest(r.repeats_expected) + " on average, p-value " + p_text(r.repeats_p) + ".\n";
   if (r.decimal_unit >= 0) {
     md += "- Time unit: every delay is a whole number of " + decimal_unit_name(r.decimal_unit) +
           ", and the draws are that far apart: the port converts delays to that unit.\n";
@@ -378,8 +377,8 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
   for (const Outcome& o : run.cells) {
     const std::string apart =
         o.failed() && o.unrepresentable != Unrepresentable::no
-            ? " (cannot represent: " + unrepresentable_words(o.unrepresentable, run.time_unit_name) +
-                  ")"
+            ? " (cannot represent: " +
+                  unrepresentable_words(o.unrepresentable, run.time_unit_name) + ")"
             : "";
     md += "| " + o.job.name + apart + " | " + shortest(o.job.delay) + " | " +
           markdown_cell(outside_text(o.range)) + " | " + weakest(o) + " | " + rejected_list(o) +

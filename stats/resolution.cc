@@ -139,10 +139,9 @@ std::string shortest_text(double x) {
 
 ResolutionState::ResolutionState(int floor_bits) : min_bits(floor_bits) {
   if (floor_bits < kLeastMinBits || floor_bits > kContractBits) {
-    throw std::invalid_argument("ResolutionState: min_bits must be in [" +
-                                std::to_string(kLeastMinBits) + ", " +
-                                std::to_string(kContractBits) + "], not " +
-                                std::to_string(floor_bits));
+    throw std::invalid_argument(
+        "ResolutionState: min_bits must be in [" + std::to_string(kLeastMinBits) + ", " +
+        std::to_string(kContractBits) + "], not " + std::to_string(floor_bits));
   }
 }
 
@@ -258,8 +257,8 @@ ResolutionResult analyze_resolution(const ResolutionState& s, double alpha) {
     if (!(mean > 0.0)) return 0.0;
     const boost::math::poisson_distribution<double> law(mean);
     return std::clamp(
-        boost::math::cdf(boost::math::complement(law, static_cast<double>(s.repeats) - 1.0)),
-        0.0, 1.0);
+        boost::math::cdf(boost::math::complement(law, static_cast<double>(s.repeats) - 1.0)), 0.0,
+        1.0);
   };
   const auto spacing_p = [&](int bits) {
     return null_gap_bound(s.distinct_pairs, s.smallest_gap, bits);

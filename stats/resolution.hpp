@@ -148,10 +148,10 @@ struct ResolutionResult {
   // stuck source; otherwise (finer, or on no binary grid) spacing_certain_bits,
   // as a lower bound: this n cannot tell such a source from 53 bits.
   double bits = 0.0;
-  bool exact = false;             // K, read off the grid
-  bool lower_bound = false;       // `bits` is the most this n can see, not the source's
-  bool on_binary_grid = false;    // K <= 53
-  bool stuck = false;             // every draw one value
+  bool exact = false;           // K, read off the grid
+  bool lower_bound = false;     // `bits` is the most this n can see, not the source's
+  bool on_binary_grid = false;  // K <= 53
+  bool stuck = false;           // every draw one value
   std::uint64_t measured = 0;
   int dyadic_bits = 0;
   std::uint64_t repeats = 0;

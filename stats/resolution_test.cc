@@ -241,13 +241,13 @@ TEST(ResolutionTest, TwoThousandAndOnePointsReadAsElevenBits) {
 TEST(ResolutionTest, PowerGrowsWithN) {
   double last_p = 1.0;
   double last_certain = 0.0;
-  for (const std::uint64_t n : {std::uint64_t{10240}, std::uint64_t{1} << 17U,
-                                std::uint64_t{1} << 19U, std::uint64_t{1'000'000},
-                                std::uint64_t{3} << 20U}) {
+  for (const std::uint64_t n :
+       {std::uint64_t{10240}, std::uint64_t{1} << 17U, std::uint64_t{1} << 19U,
+        std::uint64_t{1'000'000}, std::uint64_t{3} << 20U}) {
     const ResolutionResult r =
         analyze_resolution(measure_delays(whole_units(2e6 / 2, 7), n, kContractBits), port_alpha());
-    const double certain = spacing_certain_bits(distinct_draw_pairs(n), kContractBits,
-                                                port_alpha());
+    const double certain =
+        spacing_certain_bits(distinct_draw_pairs(n), kContractBits, port_alpha());
     std::cout << "1/1,000,000 s at n " << n << ": spacing p " << r.spacing_p
               << ", every grid coarser than 2^-" << certain << " certain\n";
     EXPECT_LE(r.spacing_p, last_p) << n;
@@ -300,9 +300,7 @@ TEST(ResolutionTest, TheBoundaryIsAsDocumented) {
     for (int run = 0; run < kRuns; ++run) {
       const ResolutionResult r = analyze_resolution(
           measure(
-              [&] {
-                return static_cast<double>(engine() % points) / static_cast<double>(points);
-              },
+              [&] { return static_cast<double>(engine() % points) / static_cast<double>(points); },
               kN, kContractBits),
           port_alpha());
       rejected += r.p_value < port_alpha();
@@ -366,8 +364,8 @@ TEST(ResolutionTest, TheGapBoundHoldsForAGridSourceAndIsTight) {
     ASSERT_EQ(analyze_resolution(s, port_alpha()).spacing_p,
               null_gap_bound(s.distinct_pairs, s.smallest_gap, kBits));
   }
-  std::cout << "windows with G >= 2^-13: " << wide << " of " << kReplications << "; bound "
-            << bound << ", without the grid's correction " << naive << "\n";
+  std::cout << "windows with G >= 2^-13: " << wide << " of " << kReplications << "; bound " << bound
+            << ", without the grid's correction " << naive << "\n";
   // Poisson noise on ~90 events: 4 sigma either side. The bound's own slack
   // is (1 − x)^m <= exp(−m·x) with x = 7(m − 1)/N = 0.027, a factor
   // exp(−m·x²/2) = 0.91 here, and the C(N − ·, m)/C(N, m) step another 0.99:

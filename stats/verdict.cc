@@ -85,7 +85,8 @@ std::string outside_text(const RangeCheck& range) {
   if (range.ok()) return "ok";
   const auto shortest = protocol_number;
   std::string out = std::to_string(range.outside) + " outside the band [" + shortest(range.lo) +
-                    ", " + shortest(range.hi) + "] (d·(1 − f) to d·(1 + f), where every right "
+                    ", " + shortest(range.hi) +
+                    "] (d·(1 − f) to d·(1 + f), where every right "
                     "jitter lands): ";
   for (std::size_t i = 0; i < range.shown_count(); ++i) {
     out += (i == 0 ? "" : ", ") + shortest(range.shown[i].value) + " (draw " +

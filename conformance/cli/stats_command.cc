@@ -4,8 +4,8 @@
 #include <string>
 
 #include "conformance/cli/flags.hpp"
-#include "conformance/port_stats/port_stats.hpp"
 #include "conformance/cli/subcommand.hpp"
+#include "conformance/port_stats/port_stats.hpp"
 #include "conformance/protocol/limits.hpp"
 #include "stats/battery.hpp"
 #include "stats/fleet.hpp"

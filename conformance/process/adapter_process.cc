@@ -218,8 +218,8 @@ std::string AdapterProcess::failure(Outcome outcome, std::chrono::milliseconds t
     case Outcome::answered: return "answered";
     case Outcome::died: return "closed its output (died?): " + fate().text();
     case Outcome::timed_out:
-      return "gave no answer within " + std::to_string(timeout.count()) + " ms (hung?): " +
-             fate().text();
+      return "gave no answer within " + std::to_string(timeout.count()) +
+             " ms (hung?): " + fate().text();
     case Outcome::answer_too_long:
       return "wrote an answer line longer than " + std::to_string(kMaxAnswerBytes) + " bytes";
     case Outcome::write_failed: return "stopped reading its input (died?): " + fate().text();

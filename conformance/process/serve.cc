@@ -9,8 +9,8 @@
 namespace acemq::conformance {
 
 int serve_lines(int in, std::FILE* out, const SampleSource& sample_source) {
-  return serve_lines(in, out,
-                     Responder([&](const ParsedLine& line) { return respond(line, sample_source); }));
+  return serve_lines(
+      in, out, Responder([&](const ParsedLine& line) { return respond(line, sample_source); }));
 }
 
 int serve_lines(int in, std::FILE* out, const Responder& responder) {

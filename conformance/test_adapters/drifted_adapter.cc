@@ -398,11 +398,11 @@ int main(int argc, char** argv) {
   SampleSource source = drift->make(seed);
   if (drift->locked) source = locked(std::move(source));
   // The protocol as `retry-policy serve` answers it, but for `sample`.
-  if (drift->convert == nullptr) return acemq::conformance::serve_lines(STDIN_FILENO, stdout, source);
+  if (drift->convert == nullptr)
+    return acemq::conformance::serve_lines(STDIN_FILENO, stdout, source);
   namespace conformance = acemq::conformance;
   return conformance::serve_lines(
-      STDIN_FILENO, stdout,
-      conformance::Responder([&](const conformance::ParsedLine& line) {
+      STDIN_FILENO, stdout, conformance::Responder([&](const conformance::ParsedLine& line) {
         conformance::Answer answer = conformance::respond(line, source);
         const auto* request = std::get_if<conformance::Request>(&line);
         if (answer.ok && request != nullptr &&
