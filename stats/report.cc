@@ -186,6 +186,13 @@ std::string weakest(const Outcome& o) {
   return p_text(it->p_value) + " (" + it->name + ")";
 }
 
+// The range column: the delays outside, or, for a rejected cell in range,
+// its first delays, so that every rejected cell shows some of its values.
+std::string range_text(const Outcome& o) {
+  if (!o.range.ok() || !o.failed() || o.first_values.empty()) return outside_text(o.range);
+  return "ok; first delays " + values_text(o.first_values);
+}
+
 std::string rejected_list(const Outcome& o) {
   std::string out;
   for (const std::string& name : o.rejected_names()) out += (out.empty() ? "" : ", ") + name;
@@ -381,7 +388,7 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
                   unrepresentable_words(o.unrepresentable, run.time_unit_name) + ")"
             : "";
     md += "| " + o.job.name + apart + " | " + shortest(o.job.delay) + " | " +
-          markdown_cell(outside_text(o.range)) + " | " + weakest(o) + " | " + rejected_list(o) +
+          markdown_cell(range_text(o)) + " | " + weakest(o) + " | " + rejected_list(o) +
           " | [ECDF](" + o.ecdf_svg + ") [histogram](" + o.histogram_svg + ") |\n";
   }
   if (!run.known_bad.empty()) {

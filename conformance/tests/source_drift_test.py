@@ -89,6 +89,19 @@ def rejects(args):
     expect("stats: no FAIL verdict", any(line.startswith("FAIL: ") for line in lines))
     # "FAIL <cell>: rejected by <test>, <test>..."
     cells = [line for line in lines if re.match(r"FAIL \S+: ", line)]
+    # Every rejected cell shows some of its values: the delays outside its
+    # band, or its first delays; on the console and in the report's grid.
+    for line in cells:
+        expect(f"stats: a rejected cell shows none of its values: {line[:120]}",
+               "outside the band" in line or "first delays" in line)
+    with open(os.path.join(args.work, "report", "summary.md"), encoding="utf-8") as f:
+        rows = [row for row in f.read().splitlines() if row.startswith("| jittered/")
+                or row.startswith("| next_delay/")]
+    for row in rows:
+        columns = row.split(" | ")
+        if len(columns) > 4 and columns[4] != "none":
+            expect(f"summary.md: a rejected cell shows none of its values: {row[:120]}",
+                   "outside the band" in columns[2] or "first delays" in columns[2])
     for name in expected:
         if name.startswith("fleet_"):
             said = [line for line in lines if line.strip().startswith(f"REJECTED {name}:")]
