@@ -51,7 +51,7 @@ var ops = map[string]op{
 	"schedule":   {nil, answerSchedule},
 	"next_delay": {[]string{"attempt", "message_age", "jitter", "r"}, answerNextDelay},
 	"jittered":   {[]string{"delay", "r"}, answerJittered},
-	"replay":     {[]string{"seed", "calls"}, answerReplay},
+	"replay":     {[]string{"seed", "skip", "calls"}, answerReplay},
 	"sample":     {[]string{"delay", "attempt", "count", "threads"}, answerSample},
 }
 
@@ -163,6 +163,12 @@ func answerReplay(request map[string]interface{}, policy retrypolicy.RetryPolicy
 	if err != nil {
 		return result{}, err
 	}
+	skip := int64(0)
+	if v, present := request["skip"]; present {
+		if skip, err = integer(v, "skip", 0, maxReplaySkip); err != nil {
+			return result{}, err
+		}
+	}
 	v, err = required(request, "calls", "calls")
 	if err != nil {
 		return result{}, err
@@ -198,6 +204,10 @@ func answerReplay(request map[string]interface{}, policy retrypolicy.RetryPolicy
 	// One generator for the whole replay; a call that gives up or is not
 	// jittered draws nothing from it.
 	source := retrypolicy.NewRubyRandom(uint32(seed))
+	// Skipped draws let a replay reach the draws after MT19937's refills.
+	for i := int64(0); i < skip; i++ {
+		source.Float64()
+	}
 	out := result{array: true}
 	for i, c := range parsed {
 		path := sprintf("calls[%d]", i)
