@@ -23,6 +23,7 @@ final class Ops {
     // The protocol's limits (conformance/README.md, Limits).
     static final int MAX_SCHEDULE_ENTRIES = 1 << 16;
     static final int MAX_REPLAY_CALLS = 256;
+    static final int MAX_REPLAY_SKIP = 1 << 16;  // draws a replay may discard: 210 refills of MT19937's state
     static final int MAX_SAMPLE_COUNT = 1 << 16; // draws in one sample answer (about 1.3 MB of JSON)
     static final int MAX_SAMPLE_THREADS = 64;    // threads one sample request may start
     static final long MAX_STEPS = 1L << 20;      // next_delay's cost limit, see withinCostLimit
@@ -72,7 +73,7 @@ final class Ops {
             "next_delay", new Op(List.of("id", "op", "policy", "attempt", "message_age", "jitter", "r"),
                     Ops::nextDelay),
             "jittered", new Op(List.of("id", "op", "policy", "delay", "r"), Ops::jittered),
-            "replay", new Op(List.of("id", "op", "policy", "seed", "calls"), Ops::replay),
+            "replay", new Op(List.of("id", "op", "policy", "seed", "skip", "calls"), Ops::replay),
             "sample", new Op(List.of("id", "op", "policy", "delay", "attempt", "count", "threads"), Ops::sample));
 
     /** A vector line is a request with its expected answer added; these ride along and are never read. */
@@ -176,6 +177,7 @@ final class Ops {
 
     private static Result replay(Map<String, Object> request, RetryPolicy policy) throws ProtocolError {
         long seed = Fields.integer(Fields.required(request, "seed", "seed"), "seed", 0, SEED_MAX);
+        long skip = request.containsKey("skip") ? Fields.integer(request.get("skip"), "skip", 0, MAX_REPLAY_SKIP) : 0;
         Object calls = Fields.required(request, "calls", "calls");
         if (!(calls instanceof List<?> list)) {
             throw ProtocolError.of("calls: must be an array of [attempt, message_age], got " + Fields.quote(calls));
@@ -200,6 +202,10 @@ final class Ops {
         // One generator for the whole replay; a call that gives up or is not
         // jittered draws nothing from it.
         RubyRandom source = new RubyRandom(seed);
+        // Skipped draws let a replay reach the draws after MT19937's refills.
+        for (long k = 0; k < skip; k++) {
+            source.getAsDouble();
+        }
         double[] values = new double[n];
         boolean[] giveUp = new boolean[n];
         for (int k = 0; k < n; k++) {

@@ -1,5 +1,8 @@
 package com.acemq.amqp.adapter;
 
+import com.acemq.amqp.RetryPolicy;
+import com.acemq.amqp.RubyRandom;
+
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -518,6 +521,48 @@ public final class WireTest {
                 cost.startsWith("{\"id\":11,\"ok\":false,\"error\":\"attempt: "), cost);
     }
 
+    /** The answer the port itself gives to replay of seed 42, calls [[1,0],[2,0]], after skip draws of srand(42). */
+    private static String afterSkipping(int skip) {
+        RetryPolicy policy = RetryPolicy.builder().maxAttempts(3).initialDelay(1).jitterFactor(1).build();
+        RubyRandom source = new RubyRandom(42);
+        for (int k = 0; k < skip; k++) {
+            source.getAsDouble();
+        }
+        return "{\"id\":1,\"ok\":true,\"result\":[" + write(policy.nextDelay(1, 0, true, source).getAsDouble())
+                + "," + write(policy.nextDelay(2, 0, true, source).getAsDouble()) + "]}";
+    }
+
+    /**
+     * replay's skip: draws of srand(seed) discarded before the first call,
+     * an integer in [0, 2^16], 0 when absent, a member of replay only.
+     */
+    private static void replaySkip() {
+        String head = "{\"id\":1,\"op\":\"replay\",\"policy\":{\"max_attempts\":3,\"initial_delay\":1,"
+                + "\"jitter_factor\":1},\"seed\":42,";
+        String calls = "\"calls\":[[1,0],[2,0]]}";
+        String absent = answer(head + calls);
+        check("replay without skip: from the first draw", absent.equals(afterSkipping(0)), absent);
+        String zero = answer(head + "\"skip\":0," + calls);
+        check("replay, skip 0: as without it", zero.equals(afterSkipping(0)), zero);
+        String past = answer(head + "\"skip\":312," + calls);
+        check("replay, skip 312: from the 313th draw, past the state's first refill",
+                past.equals(afterSkipping(312)), past);
+        // retry-policy serve's answer to the same request with one call.
+        String core = answer(head + "\"skip\":312,\"calls\":[[1,0]]}");
+        check("replay, skip 312: the core's answer", core.equals("{\"id\":1,\"ok\":true,\"result\":[0.05070148683091502]}"),
+                core);
+        String most = answer(head + "\"skip\":65536," + calls);
+        check("replay, skip 65536: the most", most.equals(afterSkipping(65536)), most);
+        for (String skip : new String[] {"65537", "-1", "2.0", "\"0\"", "null", "true", "1e2"}) {
+            String got = answer(head + "\"skip\":" + skip + "," + calls);
+            check("replay, skip " + skip + ": an error naming skip",
+                    got.startsWith("{\"id\":1,\"ok\":false,\"error\":\"skip: "), got);
+        }
+        String notSchedule = answer("{\"id\":2,\"op\":\"schedule\",\"policy\":{},\"skip\":0}");
+        check("skip is not a member of other ops",
+                notSchedule.startsWith("{\"id\":2,\"ok\":false,\"error\":\"\\\"skip\\\""), notSchedule);
+    }
+
     public static void main(String[] args) throws IOException {
         int randomCount = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
         logarithms();
@@ -528,6 +573,7 @@ public final class WireTest {
         answers();
         sampleStream();
         sampleThreads();
+        replaySkip();
         System.out.println();
         if (failures.isEmpty()) {
             System.out.println("PASS: " + checks + " checks");
