@@ -21,6 +21,7 @@ namespace AceMQ.Amqp.Conformance
         public const int MaxLineBytes = 1 << 20;      // a longer request line is an error
         public const long MaxScheduleEntries = 1 << 16;
         public const int MaxReplayCalls = 256;
+        public const long MaxReplaySkip = 1 << 16;    // draws a replay may discard: 210 refills of MT19937's state
         public const long MaxSampleCount = 1 << 16;   // draws in one sample answer (about 1.3 MB of JSON)
         public const long MaxSampleThreads = 64;      // threads one sample request may start
         public const long MaxSteps = 1 << 20;         // next_delay's cost limit, see WithinCostLimit
@@ -303,7 +304,7 @@ namespace AceMQ.Amqp.Conformance
             { "schedule", new Op(new[] { "id", "op", "policy" }, AnswerSchedule) },
             { "next_delay", new Op(new[] { "id", "op", "policy", "attempt", "message_age", "jitter", "r" }, AnswerNextDelay) },
             { "jittered", new Op(new[] { "id", "op", "policy", "delay", "r" }, AnswerJittered) },
-            { "replay", new Op(new[] { "id", "op", "policy", "seed", "calls" }, AnswerReplay) },
+            { "replay", new Op(new[] { "id", "op", "policy", "seed", "skip", "calls" }, AnswerReplay) },
             { "sample", new Op(new[] { "id", "op", "policy", "delay", "attempt", "count", "threads" }, AnswerSample) },
         };
 
@@ -370,6 +371,8 @@ namespace AceMQ.Amqp.Conformance
         private static void AnswerReplay(JsonObject request, RetryPolicy policy, Answer output)
         {
             long seed = Integer(Required(request, "seed", "seed"), "seed", 0, SeedMax);
+            JsonValue skipValue = request.Get("skip");
+            long skip = skipValue == null ? 0 : Integer(skipValue, "skip", 0, MaxReplaySkip);
             JsonValue calls = Required(request, "calls", "calls");
             if (calls.Kind != JsonKind.Array)
             {
@@ -397,6 +400,8 @@ namespace AceMQ.Amqp.Conformance
             // not jittered draws nothing from it. Any call that is an error
             // makes the whole request one, so the answer is built aside.
             var ruby = new RubyRandom((uint)seed);
+            // Skipped draws let a replay reach the draws after MT19937's refills.
+            for (long k = 0; k < skip; k++) ruby.NextDouble();
             Func<double> source = ruby.NextDouble;
             var delays = new double?[attempts.Length];
             for (int k = 0; k < attempts.Length; k++)

@@ -879,6 +879,49 @@ namespace AceMQ.Amqp.Tests
                    cost.StartsWith("{\"id\":11,\"ok\":false,\"error\":\"attempt: ", StringComparison.Ordinal), cost);
         }
 
+        // The port's own next_delay(1) and next_delay(2) on that policy after
+        // skip draws of srand(42) are discarded.
+        private static List<double?> AfterSkipping(int skip)
+        {
+            var policy = new RetryPolicy(3, 1, jitterFactor: 1);
+            var ruby = new RubyRandom(42);
+            for (int k = 0; k < skip; k++) ruby.NextDouble();
+            return new List<double?> { policy.NextDelay(1, 0, ruby.NextDouble), policy.NextDelay(2, 0, ruby.NextDouble) };
+        }
+
+        private static List<double?> Read(string[] items)
+        {
+            var values = new List<double?>();
+            foreach (string item in items) values.Add(item == "null" ? (double?)null : D(item));
+            return values;
+        }
+
+        // replay's skip: draws of srand(seed) discarded before the first call,
+        // an integer in [0, 2^16], 0 when absent, a member of replay only.
+        private static void ReplaySkip()
+        {
+            const string head = "{\"id\":1,\"op\":\"replay\",\"policy\":{\"max_attempts\":3,\"initial_delay\":1,\"jitter_factor\":1}," +
+                                "\"seed\":42,";
+            const string calls = "\"calls\":[[1,0],[2,0]]}";
+            SameBits("replay without skip: from the first draw", Read(Items(AnswerTo(head + calls), "1")), AfterSkipping(0));
+            SameBits("replay, skip 0: as without it", Read(Items(AnswerTo(head + "\"skip\":0," + calls), "1")), AfterSkipping(0));
+            SameBits("replay, skip 312: from the 313th draw, past the state's first refill",
+                     Read(Items(AnswerTo(head + "\"skip\":312," + calls), "1")), AfterSkipping(312));
+            // retry-policy serve's answer to the same request with one call.
+            SameText("replay, skip 312: the core's answer", AnswerTo(head + "\"skip\":312,\"calls\":[[1,0]]}"),
+                     "{\"id\":1,\"ok\":true,\"result\":[0.05070148683091502]}");
+            SameBits("replay, skip 65536: the most", Read(Items(AnswerTo(head + "\"skip\":65536," + calls), "1")), AfterSkipping(65536));
+            foreach (string skip in new[] { "65537", "-1", "2.0", "\"0\"", "null", "true", "1e2" })
+            {
+                string got = AnswerTo(head + "\"skip\":" + skip + "," + calls);
+                IsTrue("replay, skip " + skip + ": an error naming skip",
+                       got.StartsWith("{\"id\":1,\"ok\":false,\"error\":\"skip: ", StringComparison.Ordinal), got);
+            }
+            string notSchedule = AnswerTo("{\"id\":2,\"op\":\"schedule\",\"policy\":{},\"skip\":0}");
+            IsTrue("skip is not a member of other ops",
+                   notSchedule.StartsWith("{\"id\":2,\"ok\":false,\"error\":\"\\\"skip\\\"", StringComparison.Ordinal), notSchedule);
+        }
+
         // A fleet: four adapter processes started at once must not draw the
         // same: each seeds its streams from the OS. Their first draws, and
         // their first draws with threads 4, all differ. The adapter is the
@@ -979,6 +1022,7 @@ namespace AceMQ.Amqp.Tests
             WritingNumbers();
             LinesAndStrictness();
             SampleThreads();
+            ReplaySkip();
             Fleet();
             Vectors(args.Length > 0 ? args[0] : null);
             Console.WriteLine((failed == 0 ? "PASS" : "FAIL") + ": " + passed + " passed, " + failed + " failed (" +
