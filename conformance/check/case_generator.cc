@@ -369,6 +369,36 @@ constexpr Choice<std::int64_t> kReplayLengths[] = {
      [](Dice&, const Context&) { return static_cast<std::int64_t>(kMaxReplayCalls); }},
 };
 
+// Draws a replay discards before its first call. MT19937 refills its 624
+// words at once, every 312 draws, and the refill's last word is made from
+// word 0 (already replaced) and word 396: a slip there shows at the 312th
+// draw and after, which no replay of 256 calls from the seed reaches. So a
+// replay in seven skips to a refill's last word or past it; most stay
+// within 32 refills, since a pure-Python port takes 2 µs a draw.
+constexpr std::int64_t kDrawsPerRefill = 312;
+constexpr std::int64_t kNearRefills = 32;
+constexpr Choice<std::optional<std::int64_t>> kReplaySkips[] = {
+    {"absent: the seed's first draw comes first", 82,
+     [](Dice&, const Context&) { return std::optional<std::int64_t>(); }},
+    {"0, written out", 2, [](Dice&, const Context&) { return std::optional<std::int64_t>(0); }},
+    {"to the first refill's last word: draw 311 among the first four", 5,
+     [](Dice& d, const Context&) {
+       return std::optional<std::int64_t>(kDrawsPerRefill - 1 - d.between(0, 3));
+     }},
+    {"to a later refill's last word, up to the 32nd: draw 312k - 1 among the first four", 6,
+     [](Dice& d, const Context&) {
+       const std::int64_t refills = d.between(2, kNearRefills);
+       return std::optional<std::int64_t>(refills * kDrawsPerRefill - 1 - d.between(0, 3));
+     }},
+    {"past the first refill, anywhere up to the 32nd", 3,
+     [](Dice& d, const Context&) {
+       return std::optional<std::int64_t>(
+           d.between(kDrawsPerRefill, kNearRefills * kDrawsPerRefill));
+     }},
+    {"2^16: the most a replay may skip", 0.5,
+     [](Dice&, const Context&) { return std::optional<std::int64_t>(kMaxReplaySkip); }},
+};
+
 constexpr Choice<double> kCallAges[] = {
     {"zero", 5, [](Dice&, const Context&) { return 0.0; }},
     {"any age", 2, [](Dice& d, const Context& c) { return choose<double>(d, kAges, c); }},
@@ -696,6 +726,10 @@ ordered_json valid_request(Dice& d, Profile profile, std::int64_t id, std::strin
     request["r"] = choose<double>(d, kDraws, c);
   } else if (op == "replay") {
     request["seed"] = choose<std::int64_t>(d, kSeeds, c);
+    if (const std::optional<std::int64_t> skip =
+            choose<std::optional<std::int64_t>>(d, kReplaySkips, c)) {
+      request["skip"] = *skip;
+    }
     ordered_json calls = ordered_json::array();
     const std::int64_t count = choose<std::int64_t>(d, kReplayLengths, c);
     for (std::int64_t i = 0; i < count; ++i) {
@@ -897,11 +931,39 @@ const Malformation kMalformations[] = {
 // chose can make the request an error already, at the cost limit.)
 constexpr std::string_view kAnyOp = "any";
 
+// Which variant of its rule an invalid case sends. A rule's discrete
+// choices (which bad value, which member) are the digits of the variant's
+// number, so a probe counts them, and the rules' variants are sent in turn:
+// which ones a run reaches depends on the case count only, never on the
+// seed or on the other rules. Continuous values (a negative delay's size)
+// are still drawn.
+class Variant {
+ public:
+  explicit Variant(std::size_t number) : rest_(number) {}
+
+  template <typename T, std::size_t N>
+  const T& one_of(const T (&values)[N]) {
+    return values[digit(N)];
+  }
+  bool either() { return digit(2) == 1; }
+  // How many variants the choices made so far make: their product.
+  std::size_t count() const { return count_; }
+
+ private:
+  std::size_t digit(std::size_t n) {
+    count_ *= n;
+    const std::size_t k = rest_ % n;
+    rest_ /= n;
+    return k;
+  }
+  std::size_t rest_;
+  std::size_t count_ = 1;
+};
+
 struct InvalidRule {
   std::string_view rule;
-  double weight;
   std::string_view op;
-  void (*make)(Dice&, ordered_json& request);
+  void (*make)(Dice&, Variant&, ordered_json& request);
 };
 
 const ordered_json kNaN = "NaN";
@@ -912,78 +974,78 @@ constexpr std::uint64_t kPastInt64[] = {std::uint64_t{1} << 63,
 
 const InvalidRule kInvalidRules[] = {
     // The policy.
-    {"policy.max_attempts below 1", 1, kAnyOp,
-     [](Dice& d, ordered_json& r) {
-       r["policy"] = {{"max_attempts", d.chance(0.5) ? 0 : -3}};
+    {"policy.max_attempts below 1", kAnyOp,
+     [](Dice&, Variant& v, ordered_json& r) {
+       r["policy"] = {{"max_attempts", v.either() ? 0 : -3}};
      }},
-    {"policy.max_attempts written with a fraction", 1, kAnyOp,
-     [](Dice& d, ordered_json& r) {
-       r["policy"] = {{"max_attempts", d.chance(0.5) ? 2.5 : 5.0}};
+    {"policy.max_attempts written with a fraction", kAnyOp,
+     [](Dice&, Variant& v, ordered_json& r) {
+       r["policy"] = {{"max_attempts", v.either() ? 2.5 : 5.0}};
      }},
-    {"policy.max_attempts past int64", 1, kAnyOp,
-     [](Dice& d, ordered_json& r) {
-       r["policy"] = {{"max_attempts", d.one_of(kPastInt64)}};
+    {"policy.max_attempts past int64", kAnyOp,
+     [](Dice&, Variant& v, ordered_json& r) {
+       r["policy"] = {{"max_attempts", v.one_of(kPastInt64)}};
      }},
-    {"policy.max_attempts not a number", 1, kAnyOp,
-     [](Dice& d, ordered_json& r) {
+    {"policy.max_attempts not a number", kAnyOp,
+     [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {"5", true, nullptr};
-       r["policy"] = {{"max_attempts", d.one_of(kBad)}};
+       r["policy"] = {{"max_attempts", v.one_of(kBad)}};
      }},
-    {"policy.initial_delay negative", 1, kAnyOp,
-     [](Dice& d, ordered_json& r) {
+    {"policy.initial_delay negative", kAnyOp,
+     [](Dice& d, Variant&, ordered_json& r) {
        r["policy"] = {{"initial_delay", -d.with_exponent(-10, 3)}};
      }},
-    {"policy.multiplier NaN", 1, kAnyOp,
-     [](Dice&, ordered_json& r) {
+    {"policy.multiplier NaN", kAnyOp,
+     [](Dice&, Variant&, ordered_json& r) {
        r["policy"] = {{"max_attempts", 3}, {"multiplier", kNaN}};
      }},
-    {"policy.max_delay infinite", 1, kAnyOp,
-     [](Dice&, ordered_json& r) {
+    {"policy.max_delay infinite", kAnyOp,
+     [](Dice&, Variant&, ordered_json& r) {
        r["policy"] = {{"max_attempts", 3}, {"max_delay", "Infinity"}};
      }},
-    {"policy.jitter_factor above 1", 1, kAnyOp,
-     [](Dice&, ordered_json& r) {
+    {"policy.jitter_factor above 1", kAnyOp,
+     [](Dice&, Variant&, ordered_json& r) {
        r["policy"] = {{"jitter_factor", next_up(1.0)}};
      }},
     // Below 0 too: a range test that starts lower than 0 passes it.
-    {"policy.jitter_factor below 0", 1, kAnyOp,
-     [](Dice&, ordered_json& r) {
+    {"policy.jitter_factor below 0", kAnyOp,
+     [](Dice&, Variant&, ordered_json& r) {
        r["policy"] = {{"jitter_factor", -0.25}};
      }},
-    {"policy.max_message_age negative", 1, kAnyOp,
-     [](Dice&, ordered_json& r) {
+    {"policy.max_message_age negative", kAnyOp,
+     [](Dice&, Variant&, ordered_json& r) {
        r["policy"] = {{"max_message_age", -1.0}};
      }},
-    {"policy field null", 1, kAnyOp,
-     [](Dice&, ordered_json& r) {
+    {"policy field null", kAnyOp,
+     [](Dice&, Variant&, ordered_json& r) {
        r["policy"] = {{"max_attempts", 3}, {"initial_delay", nullptr}};
      }},
-    {"policy.give_up_after negative or NaN", 1, kAnyOp,
-     [](Dice& d, ordered_json& r) {
+    {"policy.give_up_after negative or NaN", kAnyOp,
+     [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {-1.0, kNaN, "soon", nullptr};
-       r["policy"]["give_up_after"] = d.one_of(kBad);
+       r["policy"]["give_up_after"] = v.one_of(kBad);
      }},
-    {"policy.with_jitter outside [0, 1]", 1, kAnyOp,
-     [](Dice& d, ordered_json& r) {
+    {"policy.with_jitter outside [0, 1]", kAnyOp,
+     [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {1.5, -0.25, "half", nullptr};
-       r["policy"]["with_jitter"] = d.one_of(kBad);
+       r["policy"]["with_jitter"] = v.one_of(kBad);
      }},
-    {"the base policy is validated before its copies", 1, kAnyOp,
-     [](Dice&, ordered_json& r) {
+    {"the base policy is validated before its copies", kAnyOp,
+     [](Dice&, Variant&, ordered_json& r) {
        r["policy"] = {{"max_attempts", 3}, {"jitter_factor", 1.5}, {"with_jitter", 0.5}};
      }},
-    {"policy field misspelt", 1, kAnyOp,
-     [](Dice&, ordered_json& r) { r["policy"]["max_atempts"] = 3; }},
-    {"policy.factory unknown or null", 1, kAnyOp,
-     [](Dice& d, ordered_json& r) {
-       r["policy"] = {{"factory", d.chance(0.5) ? ordered_json("linear") : ordered_json(nullptr)}};
+    {"policy field misspelt", kAnyOp,
+     [](Dice&, Variant&, ordered_json& r) { r["policy"]["max_atempts"] = 3; }},
+    {"policy.factory unknown or null", kAnyOp,
+     [](Dice&, Variant& v, ordered_json& r) {
+       r["policy"] = {{"factory", v.either() ? ordered_json("linear") : ordered_json(nullptr)}};
      }},
-    {"factory fixed without its delay", 1, kAnyOp,
-     [](Dice&, ordered_json& r) {
+    {"factory fixed without its delay", kAnyOp,
+     [](Dice&, Variant&, ordered_json& r) {
        r["policy"] = {{"factory", "fixed"}, {"max_attempts", 3}};
      }},
-    {"a factory's field out of range", 1, kAnyOp,
-     [](Dice& d, ordered_json& r) {
+    {"a factory's field out of range", kAnyOp,
+     [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {
            {{"factory", "fixed"}, {"max_attempts", 3}, {"delay", -1.0}},
            {{"factory", "fixed"}, {"max_attempts", 0}, {"delay", 1.0}},
@@ -995,10 +1057,10 @@ const InvalidRule kInvalidRules[] = {
             {"max_delay", "NaN"}},
            {{"factory", "exponential"}, {"max_attempts", -1}, {"initial_delay", 1.0}},
        };
-       r["policy"] = d.one_of(kBad);
+       r["policy"] = v.one_of(kBad);
      }},
-    {"a factory's field not a number", 1, kAnyOp,
-     [](Dice& d, ordered_json& r) {
+    {"a factory's field not a number", kAnyOp,
+     [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {
            {{"factory", "fixed"}, {"max_attempts", 3}, {"delay", "soon"}},
            {{"factory", "exponential"}, {"max_attempts", 3}, {"initial_delay", nullptr}},
@@ -1007,12 +1069,12 @@ const InvalidRule kInvalidRules[] = {
             {"initial_delay", 1.0},
             {"max_delay", "none"}},
        };
-       r["policy"] = d.one_of(kBad);
+       r["policy"] = v.one_of(kBad);
      }},
     // Each factory takes its own members only: another's is refused, not
     // ignored, or the policy would silently differ from the one written.
-    {"a factory given another shape's member", 1, kAnyOp,
-     [](Dice& d, ordered_json& r) {
+    {"a factory given another shape's member", kAnyOp,
+     [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {
            {{"factory", "exponential"},
             {"max_attempts", 3},
@@ -1024,158 +1086,165 @@ const InvalidRule kInvalidRules[] = {
             {"delay", 1.0}},
            {{"factory", "fixed"}, {"max_attempts", 3}, {"delay", 1.0}, {"max_delay", 2.0}},
        };
-       r["policy"] = d.one_of(kBad);
+       r["policy"] = v.one_of(kBad);
      }},
-    {"factory none with max_attempts", 1, kAnyOp,
-     [](Dice&, ordered_json& r) {
+    {"factory none with max_attempts", kAnyOp,
+     [](Dice&, Variant&, ordered_json& r) {
        r["policy"] = {{"factory", "none"}, {"max_attempts", 3}};
      }},
-    {"policy not an object", 1, kAnyOp,
-     [](Dice& d, ordered_json& r) {
+    {"policy not an object", kAnyOp,
+     [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {ordered_json::array(), "exponential", 7};
-       if (d.chance(0.3)) r.erase("id");  // an absent id is answered as null
-       r["policy"] = d.one_of(kBad);
+       if (v.either()) r.erase("id");  // an absent id is answered as null
+       r["policy"] = v.one_of(kBad);
      }},
     // The request.
-    {"op unknown", 1, kAnyOp,
-     [](Dice& d, ordered_json& r) {
+    {"op unknown", kAnyOp,
+     [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {"sched", 1, nullptr};
-       r["op"] = d.one_of(kBad);
+       r["op"] = v.one_of(kBad);
      }},
-    {"op missing", 1, kAnyOp, [](Dice&, ordered_json& r) { r.erase("op"); }},
-    {"policy missing", 1, kAnyOp, [](Dice&, ordered_json& r) { r.erase("policy"); }},
-    {"unknown top-level member", 1, kAnyOp,
-     [](Dice& d, ordered_json& r) {
+    {"op missing", kAnyOp, [](Dice&, Variant&, ordered_json& r) { r.erase("op"); }},
+    {"policy missing", kAnyOp, [](Dice&, Variant&, ordered_json& r) { r.erase("policy"); }},
+    {"unknown top-level member", kAnyOp,
+     [](Dice&, Variant& v, ordered_json& r) {
        static constexpr const char* kMisspelt[] = {"messageAge", "Policy", "jiter", "comment",
                                                    "expected"};
-       r[d.one_of(kMisspelt)] = 1;
+       r[v.one_of(kMisspelt)] = 1;
      }},
-    {"a member of another op", 1.0 / 3, "schedule",
-     [](Dice&, ordered_json& r) { r["attempt"] = 1; }},
-    {"a member of another op", 1.0 / 3, "jittered",
-     [](Dice&, ordered_json& r) { r["message_age"] = 0.0; }},
-    {"a member of another op", 1.0 / 3, "replay", [](Dice&, ordered_json& r) { r["r"] = 0.5; }},
+    {"a member of another op", "schedule",
+     [](Dice&, Variant&, ordered_json& r) { r["attempt"] = 1; }},
+    {"a member of another op", "jittered",
+     [](Dice&, Variant&, ordered_json& r) { r["message_age"] = 0.0; }},
+    {"a member of another op", "replay", [](Dice&, Variant&, ordered_json& r) { r["r"] = 0.5; }},
     // next_delay.
-    {"attempt below 1", 1, "next_delay",
-     [](Dice& d, ordered_json& r) { r["attempt"] = d.chance(0.5) ? 0 : -1; }},
-    {"attempt checked before the give-up test", 1, "next_delay",
-     [](Dice&, ordered_json& r) {
+    {"attempt below 1", "next_delay",
+     [](Dice&, Variant& v, ordered_json& r) { r["attempt"] = v.either() ? 0 : -1; }},
+    {"attempt checked before the give-up test", "next_delay",
+     [](Dice&, Variant&, ordered_json& r) {
        r["policy"] = {{"max_attempts", 1}};
        r["attempt"] = 0;
      }},
-    {"attempt not an integer", 1, "next_delay",
-     [](Dice& d, ordered_json& r) {
+    {"attempt not an integer", "next_delay",
+     [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {1.5, 2.0, "1", nullptr};
-       r["attempt"] = d.one_of(kBad);
+       r["attempt"] = v.one_of(kBad);
      }},
-    {"attempt past int64", 1, "next_delay",
-     [](Dice& d, ordered_json& r) { r["attempt"] = d.one_of(kPastInt64); }},
-    {"a required member missing", 1, "next_delay",
-     [](Dice&, ordered_json& r) { r.erase("attempt"); }},
-    {"a required member missing", 0.5, "jittered",
-     [](Dice& d, ordered_json& r) { r.erase(d.chance(0.5) ? "delay" : "r"); }},
-    {"a required member missing", 0.5, "replay",
-     [](Dice& d, ordered_json& r) { r.erase(d.chance(0.5) ? "seed" : "calls"); }},
-    {"message_age not a number", 1, "next_delay",
-     [](Dice& d, ordered_json& r) {
+    {"attempt past int64", "next_delay",
+     [](Dice&, Variant& v, ordered_json& r) { r["attempt"] = v.one_of(kPastInt64); }},
+    {"a required member missing", "next_delay",
+     [](Dice&, Variant&, ordered_json& r) { r.erase("attempt"); }},
+    {"a required member missing", "jittered",
+     [](Dice&, Variant& v, ordered_json& r) { r.erase(v.either() ? "delay" : "r"); }},
+    {"a required member missing", "replay",
+     [](Dice&, Variant& v, ordered_json& r) { r.erase(v.either() ? "seed" : "calls"); }},
+    {"message_age not a number", "next_delay",
+     [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {nullptr, "old", true, ordered_json::array({1.0})};
-       r["message_age"] = d.one_of(kBad);
+       r["message_age"] = v.one_of(kBad);
      }},
-    {"message_age NaN", 1, "next_delay",
-     [](Dice&, ordered_json& r) {
+    {"message_age NaN", "next_delay",
+     [](Dice&, Variant&, ordered_json& r) {
        r["message_age"] = kNaN;
        r["jitter"] = false;
      }},
-    {"jitter not a boolean", 1, "next_delay",
-     [](Dice& d, ordered_json& r) {
+    {"jitter not a boolean", "next_delay",
+     [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {"yes", 1, nullptr};
-       r["jitter"] = d.one_of(kBad);
+       r["jitter"] = v.one_of(kBad);
        r["r"] = 0.5;
      }},
-    {"r outside [0, 1) or not a number", 1, "next_delay",
-     [](Dice& d, ordered_json& r) {
+    {"r outside [0, 1) or not a number", "next_delay",
+     [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {1.0, -5e-324, "NaN", 1.5, nullptr};
        r.erase("jitter");
-       r["r"] = d.one_of(kBad);
+       r["r"] = v.one_of(kBad);
      }},
     // Out of range even where no jitter applies: a port that checks r only
     // when it draws answers these.
-    {"r outside [0, 1) where no jitter applies", 1, "next_delay",
-     [](Dice& d, ordered_json& r) {
+    {"r outside [0, 1) where no jitter applies", "next_delay",
+     [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {-5e-324, -0.5, 1.0};
-       r["policy"] = {{"max_attempts", 5}, {"initial_delay", d.chance(0.5) ? 0.0 : 1.0}};
+       r["policy"] = {{"max_attempts", 5}, {"initial_delay", v.either() ? 0.0 : 1.0}};
        r["attempt"] = 2;
        r.erase("jitter");
-       r["r"] = d.one_of(kBad);
+       r["r"] = v.one_of(kBad);
      }},
-    {"r missing where jitter is on", 1, "next_delay",
-     [](Dice& d, ordered_json& r) {
-       if (d.chance(0.5)) {
+    {"r missing where jitter is on", "next_delay",
+     [](Dice&, Variant& v, ordered_json& r) {
+       if (v.either()) {
          r.erase("jitter");
        } else {
          r["jitter"] = true;
        }
        r.erase("r");
      }},
-    {"next_delay past the cost limit", 1, "next_delay",
-     [](Dice& d, ordered_json& r) {
+    {"next_delay past the cost limit", "next_delay",
+     [](Dice&, Variant& v, ordered_json& r) {
        // No cap and a multiplier that creeps: the running value does not
        // settle, so an attempt past 2^20 + 1 is beyond the cost limit.
        r["policy"] = {
            {"max_attempts", kInt64Max},
            {"initial_delay", 1.0},
-           {"multiplier", d.chance(0.5) ? edges::kCreepingMultiplier : edges::kOneUlpAboveOne}};
-       r["attempt"] = d.chance(0.5) ? kMaxStepsAnswered + 1 : std::int64_t{1} << 40;
+           {"multiplier", v.either() ? edges::kCreepingMultiplier : edges::kOneUlpAboveOne}};
+       r["attempt"] = v.either() ? kMaxStepsAnswered + 1 : std::int64_t{1} << 40;
        r["jitter"] = false;
      }},
     // jittered.
-    {"delay NaN or not a number", 1, "jittered",
-     [](Dice& d, ordered_json& r) { r["delay"] = d.chance(0.5) ? kNaN : ordered_json("x"); }},
-    {"jittered's r outside [0, 1) or null", 1, "jittered",
-     [](Dice& d, ordered_json& r) {
-       r["r"] = d.chance(0.5) ? ordered_json(1.0) : ordered_json(nullptr);
+    {"delay NaN or not a number", "jittered",
+     [](Dice&, Variant& v, ordered_json& r) {
+       r["delay"] = v.either() ? kNaN : ordered_json("x");
+     }},
+    {"jittered's r outside [0, 1) or null", "jittered",
+     [](Dice&, Variant& v, ordered_json& r) {
+       r["r"] = v.either() ? ordered_json(1.0) : ordered_json(nullptr);
      }},
     // replay.
-    {"seed outside [0, 2^32 - 1] or not an integer", 1, "replay",
-     [](Dice& d, ordered_json& r) {
+    {"seed outside [0, 2^32 - 1] or not an integer", "replay",
+     [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {-1, 4294967296, 1.5, "42", nullptr};
-       r["seed"] = d.one_of(kBad);
+       r["seed"] = v.one_of(kBad);
      }},
-    {"a replay call not two elements", 1, "replay",
-     [](Dice& d, ordered_json& r) {
+    {"a replay call not two elements", "replay",
+     [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {ordered_json::array({1}), ordered_json::array({1, 0, 0}),
                                            "x", ordered_json::object({{"attempt", 1}})};
-       r["calls"].push_back(d.one_of(kBad));
+       r["calls"].push_back(v.one_of(kBad));
      }},
-    {"calls not an array", 1, "replay",
-     [](Dice&, ordered_json& r) { r["calls"] = ordered_json::object(); }},
+    {"calls not an array", "replay",
+     [](Dice&, Variant&, ordered_json& r) { r["calls"] = ordered_json::object(); }},
     // A bad age is refused by two different checks: a number that is NaN by
     // the contract's rule, anything else by the protocol's; a row each.
-    {"a replay call with a bad attempt, or age NaN", 1, "replay",
-     [](Dice& d, ordered_json& r) {
+    {"a replay call with a bad attempt, or age NaN", "replay",
+     [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {ordered_json::array({1.5, 0}),
                                            ordered_json::array({0, 0}),
                                            ordered_json::array({1, "NaN"})};
-       r["calls"].push_back(d.one_of(kBad));
+       r["calls"].push_back(v.one_of(kBad));
      }},
-    {"a replay call with an age not a number", 1, "replay",
-     [](Dice& d, ordered_json& r) {
+    {"a replay call with an age not a number", "replay",
+     [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {ordered_json::array({1, "old"}),
                                            ordered_json::array({1, nullptr})};
-       r["calls"].push_back(d.one_of(kBad));
+       r["calls"].push_back(v.one_of(kBad));
      }},
-    {"a replay of 257 calls", 1, "replay",
-     [](Dice&, ordered_json& r) {
+    {"skip outside [0, 2^16] or not an integer", "replay",
+     [](Dice&, Variant& v, ordered_json& r) {
+       static const ordered_json kBad[] = {-1, kMaxReplaySkip + 1, 2.0, "0", nullptr, true};
+       r["skip"] = v.one_of(kBad);
+     }},
+    {"a replay of 257 calls", "replay",
+     [](Dice&, Variant&, ordered_json& r) {
        ordered_json calls = ordered_json::array();
        for (std::size_t i = 0; i <= kMaxReplayCalls; ++i)
          calls.push_back(ordered_json::array({1, 0}));
        r["calls"] = std::move(calls);
      }},
     // schedule.
-    {"a schedule longer than 65,536 entries", 1, "schedule",
-     [](Dice& d, ordered_json& r) {
+    {"a schedule longer than 65,536 entries", "schedule",
+     [](Dice&, Variant& v, ordered_json& r) {
        r["policy"] = {
-           {"max_attempts", d.chance(0.5) ? kMaxScheduleEntries + 2 : std::int64_t{1} << 40}};
+           {"max_attempts", v.either() ? kMaxScheduleEntries + 2 : std::int64_t{1} << 40}};
      }},
 };
 
@@ -1386,12 +1455,54 @@ GeneratedCase malformed_line(Dice& d, Profile profile, std::int64_t id, std::siz
                    m.name);
 }
 
-GeneratedCase invalid_case(Dice& d, Profile profile, std::int64_t id) {
-  const InvalidRule& rule = weighted<InvalidRule>(d, kInvalidRules);
+// Each row of kInvalidRules: how many variants it has, counted by a probe,
+// and where they start among the variants of the rules of its name.
+struct VariantCount {
+  std::size_t variants;
+  std::size_t first_of_name;
+};
+const std::vector<VariantCount>& variant_counts() {
+  static const std::vector<VariantCount> counts = [] {
+    std::vector<VariantCount> out;
+    std::mt19937_64 engine(0);
+    Dice d(engine);
+    for (const InvalidRule& rule : kInvalidRules) {
+      const std::string_view op = rule.op == kAnyOp ? kOpNames[0] : rule.op;
+      ordered_json request = valid_request(d, Profile::full, 0, op);
+      Variant probe(0);
+      rule.make(d, probe, request);
+      std::size_t first = 0;
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        if (kInvalidRules[i].rule == rule.rule) first += out[i].variants;
+      }
+      out.push_back({probe.count(), first});
+    }
+    return out;
+  }();
+  return counts;
+}
+
+std::size_t invalid_variant_total() {
+  std::size_t total = 0;
+  for (const VariantCount& count : variant_counts()) total += count.variants;
+  return total;
+}
+
+// The turn-th invalid case sends the turn-th variant of all the rules'
+// variants, laid end to end in the table's order.
+GeneratedCase invalid_case(Dice& d, Profile profile, std::int64_t id, std::size_t turn) {
+  const std::vector<VariantCount>& counts = variant_counts();
+  std::size_t k = turn % invalid_variant_total();
+  std::size_t row = 0;
+  while (k >= counts[row].variants) k -= counts[row++].variants;
+  const InvalidRule& rule = kInvalidRules[row];
   const std::string_view op = rule.op == kAnyOp ? d.one_of(kOpNames) : rule.op;
   ordered_json request = valid_request(d, profile, id, op);
-  rule.make(d, request);
-  return generated(to_line(request), CaseKind::invalid, op, rule.rule);
+  Variant variant(k);
+  rule.make(d, variant, request);
+  GeneratedCase invalid = generated(to_line(request), CaseKind::invalid, op, rule.rule);
+  invalid.variant = counts[row].first_of_name + k;
+  return invalid;
 }
 
 }  // namespace
@@ -1417,15 +1528,19 @@ std::vector<NumericIdRow> numeric_id_rows() {
   return rows;
 }
 
-std::vector<std::string_view> invalid_rule_names() {
-  std::vector<std::string_view> names;
-  for (const InvalidRule& rule : kInvalidRules) {
-    if (std::find(names.begin(), names.end(), rule.rule) == names.end()) {
-      names.push_back(rule.rule);
-    }
+std::vector<InvalidRuleRow> invalid_rules() {
+  std::vector<InvalidRuleRow> rows;
+  for (std::size_t i = 0; i < std::size(kInvalidRules); ++i) {
+    const std::string_view name = kInvalidRules[i].rule;
+    const auto same = [&](const InvalidRuleRow& row) { return row.name == name; };
+    auto it = std::find_if(rows.begin(), rows.end(), same);
+    if (it == rows.end()) it = rows.insert(rows.end(), {name, 0});
+    it->variants += variant_counts()[i].variants;
   }
-  return names;
+  return rows;
 }
+
+std::size_t invalid_variant_count() { return invalid_variant_total(); }
 
 bool reference_agrees(const Request& request) {
   if (!respond(request).ok) return false;
@@ -1464,7 +1579,7 @@ GeneratedCase CaseGenerator::next(std::int64_t id) {
   const bool far = profile_ == Profile::full && ++cases_ % kFarCallEvery == 0;
   if (!far) {
     switch (choose<Sort>(d, kSorts, c)) {
-      case Sort::invalid: return invalid_case(d, profile_, id);
+      case Sort::invalid: return invalid_case(d, profile_, id, invalid_++);
       case Sort::malformed: return malformed_line(d, profile_, id, malformed_++);
       case Sort::valid: break;
     }

@@ -9,8 +9,9 @@
 // name, its weight and how it is made side by side: the ops, the policy
 // forms, each parameter's regimes (delays, multipliers, caps, jitter
 // factors, age limits, max_attempts), the call's attempts, ages and draws,
-// replay seeds and calls, malformed lines, and kInvalidRules, one row for
-// each rule of the protocol an invalid request breaks.
+// replay seeds, skips and calls, malformed lines, and kInvalidRules, one
+// row for each rule of the protocol an invalid request breaks, whose
+// variants are sent in turn.
 #pragma once
 
 #include <cstdint>
@@ -47,6 +48,8 @@ struct GeneratedCase {
   CaseKind kind = CaseKind::valid;
   std::string_view op;    // a valid case's op: "schedule", "next_delay", ...
   std::string_view rule;  // for an invalid or malformed case, the rule it breaks
+  // For an invalid case, which of its rule's variants (from 0).
+  std::size_t variant = 0;
   // For a valid case whose id is a row of kNumericIds, the row's name.
   std::string_view numeric_id = {};
 
@@ -59,9 +62,18 @@ struct GeneratedCase {
 // The reference profile sends only these.
 bool reference_agrees(const Request& request);
 
-// The names of the rules the full profile's invalid cases break, in the
-// table's order, for check's report of what was covered.
-std::vector<std::string_view> invalid_rule_names();
+// The rules the full profile's invalid cases break, in the table's order,
+// each with how many variants it sends (in turn: the k-th invalid case sends
+// the k-th of all the rules' variants), for check's report of what was
+// covered.
+struct InvalidRuleRow {
+  std::string_view name;
+  std::size_t variants;
+};
+std::vector<InvalidRuleRow> invalid_rules();
+// All the rules' variants: a run of at least this many invalid cases sends
+// every one.
+std::size_t invalid_variant_count();
 // The numeric ids sent in turn (kNumericIds), each a row of check's report
 // by its name, shown with its text.
 struct NumericIdRow {
@@ -82,6 +94,7 @@ class CaseGenerator {
   std::mt19937_64 engine_;
   Profile profile_;
   std::size_t malformed_ = 0;  // malformed lines sent so far: the next kind's turn
+  std::size_t invalid_ = 0;    // invalid cases sent so far: the next variant's turn
   std::size_t cases_ = 0;      // cases made so far: every 150th of the full profile is far
   std::size_t far_calls_ = 0;  // far calls sent so far: the next row's turn
   std::size_t valid_ = 0;      // valid cases made so far: every 37th has a numeric id's turn

@@ -1,7 +1,8 @@
 // The case generator's promises: each invalid row breaks a rule (the core
 // answers it with an error), each malformed line is no request (an error
 // with a null id), the reference profile sends only what the reference
-// answers alike, every rule of kInvalidRules is reached, the cost limit's
+// answers alike, every variant of every rule of kInvalidRules is reached at
+// the default case count, replays skip to MT19937's refills, the cost limit's
 // edges are reached, every numeric id is sent in turn, and a seed means the
 // same lines.
 #include "conformance/check/case_generator.hpp"
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,9 +51,89 @@ TEST(CaseGenerator, InvalidAndMalformedCasesAreErrors) {
       EXPECT_TRUE(answer.id.is_null()) << c.rule;
     }
   }
-  for (const std::string_view rule : invalid_rule_names()) {
-    EXPECT_GE(reached[rule], 5) << "rule never (or rarely) generated in " << kCases
-                                << " cases: " << rule;
+  for (const InvalidRuleRow& rule : invalid_rules()) {
+    EXPECT_GE(reached[rule.name], 5)
+        << "rule never (or rarely) generated in " << kCases << " cases: " << rule.name;
+  }
+}
+
+// The rules' variants go in turn, so a default run of 5000 cases (about 440
+// invalid ones) sends every variant of every rule, whatever the seed: the
+// five seeds here stand for any. The core's refusals tell the variants
+// apart (each names its field and quotes the bad value), so a row that
+// draws its bad value by chance again, keeping its variant count, fails
+// here at some seed too.
+// The rules whose variants differ where the refusal does not show it, each
+// with how many refusals its variants make and why.
+struct FewerRefusals {
+  std::string_view rule;
+  std::size_t refusals;
+  std::string_view why;
+};
+constexpr FewerRefusals kFewerRefusals[] = {
+    {"policy not an object", 3, "each bad policy with its id, and without: the id is no field"},
+    {"r outside [0, 1) where no jitter applies", 3, "each bad r on a zero delay and on 1"},
+    {"r missing where jitter is on", 1, "jitter absent or true: r is missing either way"},
+    {"next_delay past the cost limit", 2,
+     "each attempt with either creeping multiplier: the refusal names the attempt"},
+};
+
+std::size_t refusals_expected(const InvalidRuleRow& rule) {
+  for (const FewerRefusals& row : kFewerRefusals) {
+    if (row.rule == rule.name) return row.refusals;
+  }
+  return rule.variants;
+}
+
+TEST(CaseGenerator, EveryVariantOfEveryInvalidRuleAtTheDefaultCaseCount) {
+  for (const std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{20261202},
+                                   std::uint64_t{0xdeadbeef}, kSeed}) {
+    CaseGenerator generator(seed, Profile::full);
+    std::map<std::string_view, std::set<std::size_t>> reached;
+    std::map<std::string_view, std::set<std::string>> refusals;
+    std::size_t invalid = 0;
+    for (int i = 1; i <= 5000; ++i) {
+      const GeneratedCase c = generator.next(i);
+      if (c.kind != CaseKind::invalid) continue;
+      ++invalid;
+      reached[c.rule].insert(c.variant);
+      refusals[c.rule].insert(core_answer(c.line).error);
+    }
+    EXPECT_GE(invalid, invalid_variant_count()) << "seed " << seed;
+    for (const InvalidRuleRow& rule : invalid_rules()) {
+      EXPECT_EQ(reached[rule.name].size(), rule.variants) << "seed " << seed << ": " << rule.name;
+      EXPECT_GE(refusals[rule.name].size(), refusals_expected(rule))
+          << "seed " << seed << ": " << rule.name;
+      if (!reached[rule.name].empty()) {
+        EXPECT_LT(*reached[rule.name].rbegin(), rule.variants) << rule.name;
+      }
+    }
+  }
+}
+
+// A slip in MT19937's refill shows from the 312th draw (its last word) on;
+// a default run skips to that draw, or to a later refill's, dozens of times,
+// and past the first refill more often still, at any seed.
+TEST(CaseGenerator, ReplaysSkipToTheRefillsOfRubysGenerator) {
+  constexpr std::int64_t kDrawsPerRefill = 312;
+  for (const std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{7}, kSeed}) {
+    CaseGenerator generator(seed, Profile::full);
+    int to_last_word = 0;
+    int past_first = 0;
+    int most = 0;
+    for (int i = 1; i <= 5000; ++i) {
+      const GeneratedCase c = generator.next(i);
+      const auto* request = std::get_if<Request>(&c.parsed);
+      const auto* replay = request != nullptr ? std::get_if<ReplayCall>(&request->op) : nullptr;
+      if (replay == nullptr) continue;
+      const std::int64_t to_end = kDrawsPerRefill - 1 - replay->skip % kDrawsPerRefill;
+      if (replay->skip > 0 && to_end < 4) ++to_last_word;
+      if (replay->skip >= kDrawsPerRefill) ++past_first;
+      if (replay->skip == kMaxReplaySkip) ++most;
+    }
+    EXPECT_GE(to_last_word, 40) << "seed " << seed;
+    EXPECT_GE(past_first, 60) << "seed " << seed;
+    EXPECT_GE(most, 1) << "seed " << seed;
   }
 }
 

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <set>
 
 #include "conformance/check/coverage.hpp"
 #include "conformance/check/shrink.hpp"
@@ -72,6 +73,7 @@ class Checker {
     std::string where;                  // "x.jsonl:12", "generated case 7"
     std::optional<CaseKind> generated;  // what a generated case is; none for a vector line
     std::string_view rule;              // the invalid rule a generated case breaks, if any
+    std::size_t variant = 0;            // which of the rule's variants
     // A generated case's row of kNumericIds, if its id is one.
     std::string_view numeric_id = {};
   };
@@ -110,6 +112,7 @@ class Checker {
   // What the agreeing answers reached: regimes, and errors by rule.
   std::vector<std::int64_t> regimes_ = std::vector<std::int64_t>(coverage_rows().size());
   std::map<std::string_view, std::int64_t> rules_;
+  std::map<std::string_view, std::set<std::size_t>> rule_variants_;
   std::map<std::string_view, std::int64_t> malformed_;
   std::map<std::string_view, std::int64_t> numeric_ids_;
   std::int64_t vector_errors_ = 0;
@@ -267,6 +270,7 @@ void Checker::count_coverage(const ParsedLine& parsed, const Origin& origin, con
       ++malformed_[origin.rule];
     } else if (!origin.rule.empty()) {
       ++rules_[origin.rule];
+      rule_variants_[origin.rule].insert(origin.variant);
     } else if (!origin.generated) {
       ++vector_errors_;
     } else {
@@ -282,10 +286,14 @@ void Checker::count_coverage(const ParsedLine& parsed, const Origin& origin, con
 // On a pass: what the agreement was about, so a run that never reached a
 // regime (too few cases, a generator gone narrow) says so.
 void Checker::report_coverage() {
-  const auto row = [this](std::int64_t count, std::string_view name) {
+  const auto row = [this](std::int64_t count, std::string_view name, bool whole = true) {
     char number[24];
     std::snprintf(number, sizeof number, "%8lld", static_cast<long long>(count));
-    out_ << number << "  " << name << (count == 0 ? "   <- NOT REACHED" : "") << "\n";
+    out_ << number << "  " << name
+         << (count == 0 ? "   <- NOT REACHED"
+             : whole    ? ""
+                        : "   <- NOT EVERY VARIANT")
+         << "\n";
   };
   out_ << "\nWhat the agreeing answers reached (a request may reach several):\n";
   for (std::size_t i = 0; i < coverage_rows().size(); ++i) row(regimes_[i], coverage_rows()[i]);
@@ -297,8 +305,16 @@ void Checker::report_coverage() {
     out_ << "(no invalid input: the reference profile sends valid requests only)\n";
     return;
   }
-  out_ << "Invalid input both answered with an error, by the rule it breaks:\n";
-  for (const std::string_view rule : invalid_rule_names()) row(rules_[rule], rule);
+  out_ << "Invalid input both answered with an error, by the rule it breaks (its variants "
+          "sent in turn; a run of "
+       << invalid_variant_count() << " invalid cases sends them all):\n";
+  for (const InvalidRuleRow& rule : invalid_rules()) {
+    const std::size_t reached = rule_variants_[rule.name].size();
+    row(rules_[rule.name],
+        std::string(rule.name) + " (" + std::to_string(reached) + " of " +
+            std::to_string(rule.variants) + (rule.variants == 1 ? " variant)" : " variants)"),
+        reached == rule.variants);
+  }
   out_ << "Malformed lines both answered with an error, by what breaks them:\n";
   for (const std::string_view kind : malformation_names()) row(malformed_[kind], kind);
   if (vector_errors_ > 0) row(vector_errors_, "vector lines that expect an error");
@@ -439,7 +455,7 @@ int Checker::run() {
     const GeneratedCase generated = generator.next(i + 1);
     going = compare(generated.line, generated.parsed,
                     {std::string(generated.tally_name()), "generated case " + std::to_string(i + 1),
-                     generated.kind, generated.rule, generated.numeric_id},
+                     generated.kind, generated.rule, generated.variant, generated.numeric_id},
                     std::nullopt) &&
             still_going();
     report_progress("generated case " + std::to_string(i + 1) + " of " +

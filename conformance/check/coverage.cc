@@ -18,15 +18,25 @@ namespace {
 
 using amqp::RetryPolicy;
 
-// The two regimes only a protocol request reaches, after the model's.
+// The regimes only a protocol request reaches, after the model's.
 constexpr std::size_t kReplaySkippedDraw = model::kRegimeCount;
 constexpr std::size_t kDrawAtEdge = model::kRegimeCount + 1;
+constexpr std::size_t kRefillsLastWord = model::kRegimeCount + 2;
+constexpr std::size_t kPastFirstRefill = model::kRegimeCount + 3;
+constexpr std::size_t kRowCount = model::kRegimeCount + 4;
 
-constexpr std::array<std::string_view, model::kRegimeCount + 2> kRows = [] {
-  std::array<std::string_view, model::kRegimeCount + 2> rows{};
+// MT19937 refills its 624 words every 312 draws of two words each; the last
+// word of a refill is made from the new word 0, where a port's twist can
+// slip, and it sits in draws 311, 623, ... (from 0).
+constexpr std::int64_t kDrawsPerRefill = 312;
+
+constexpr std::array<std::string_view, kRowCount> kRows = [] {
+  std::array<std::string_view, kRowCount> rows{};
   for (std::size_t i = 0; i < model::kRegimeCount; ++i) rows[i] = model::kRegimeRows[i].description;
   rows[kReplaySkippedDraw] = "replay with skipped draws, then a jittered call";
   rows[kDrawAtEdge] = "a draw taken at 0 or at 1 - 2^-53";
+  rows[kRefillsLastWord] = "a replay draw holding the last word of an MT19937 refill (312k-th)";
+  rows[kPastFirstRefill] = "a replay draw past MT19937's first refill (313th draw on)";
   return rows;
 }();
 
@@ -117,6 +127,13 @@ class Classifier {
   }
 
   void replay_draws() {
+    std::int64_t draw = std::get<ReplayCall>(request_.op).skip;
+    for (const Call& call : calls_) {
+      if (!drew(call)) continue;
+      if (draw % kDrawsPerRefill == kDrawsPerRefill - 1) add(kRefillsLastWord);
+      if (draw >= kDrawsPerRefill) add(kPastFirstRefill);
+      ++draw;
+    }
     bool skipped = false;
     for (const Call& call : calls_) {
       const bool took = drew(call);

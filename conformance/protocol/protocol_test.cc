@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "acemq/amqp/ruby_random.hpp"
 #include "acemq/model/bits.hpp"
 #include "conformance/protocol/answer.hpp"
 #include "conformance/protocol/limits.hpp"
@@ -168,6 +169,12 @@ TEST(ProtocolErrors, NameTheField) {
       {R"({"op":"jittered","policy":{"jitter_factor":0.5},"delay":"NaN","r":0.5})", "delay"},
       {R"({"op":"replay","policy":{},"seed":-1,"calls":[]})", "seed"},
       {R"({"op":"replay","policy":{},"seed":4294967296,"calls":[]})", "seed"},
+      {R"({"op":"replay","policy":{},"seed":1,"skip":-1,"calls":[]})", "skip"},
+      {R"({"op":"replay","policy":{},"seed":1,"skip":65537,"calls":[]})", "skip"},
+      {R"({"op":"replay","policy":{},"seed":1,"skip":2.0,"calls":[]})", "skip"},
+      {R"({"op":"replay","policy":{},"seed":1,"skip":"0","calls":[]})", "skip"},
+      {R"({"op":"replay","policy":{},"seed":1,"skip":null,"calls":[]})", "skip"},
+      {R"({"op":"next_delay","policy":{},"attempt":1,"jitter":false,"skip":0})", "skip"},
       {R"({"op":"replay","policy":{},"seed":1,"calls":{}})", "calls"},
       {R"({"op":"replay","policy":{},"seed":1,"calls":[[1,0],[1]]})", "calls[1]"},
       {R"({"op":"replay","policy":{},"seed":1,"calls":[[1,0],[1.5,0]]})", "calls[1][0]"},
@@ -454,6 +461,31 @@ TEST(ProtocolLimits, SizesAndDepth) {
   const std::string replay = R"({"op":"replay","policy":{},"seed":1,"calls":[)";
   EXPECT_NE(answer_line(replay + calls + "]}").find("\"ok\":true"), std::string::npos);
   EXPECT_NE(error_of(replay + calls + ",[1,0]]}").find("calls"), std::string::npos);
+}
+
+// A replay's skip discards that many draws of srand(seed) first: with jitter
+// factor 1 and delay 1 a call answers 2r, so the answer is the draw itself,
+// doubled, and skip 312 answers the 313th, the first from MT19937's second
+// refill; skip 0 is the default, 2^16 the most.
+TEST(ProtocolReplay, SkipDiscardsDrawsBeforeTheFirstCall) {
+  const auto first_call = [](const std::string& skip) {
+    const std::string line =
+        R"({"op":"replay","policy":{"max_attempts":3,"initial_delay":1,"jitter_factor":1},)"
+        R"("seed":42,)" +
+        skip + R"("calls":[[1,0]]})";
+    std::string why;
+    const std::optional<Answer> answer = parse_answer(answer_line(line), why);
+    EXPECT_TRUE(answer && answer->ok) << line << ": " << why;
+    return answer && answer->ok ? answer->items.at(0).value_or(-1.0) : -1.0;
+  };
+  amqp::RubyRandom ruby(42);
+  EXPECT_EQ(bits_of(first_call("")), bits_of(2.0 * ruby()));
+  EXPECT_EQ(bits_of(first_call(R"("skip":0,)")), bits_of(first_call("")));
+  for (int i = 1; i < 312; ++i) ruby();
+  EXPECT_EQ(bits_of(first_call(R"("skip":312,)")), bits_of(2.0 * ruby()));
+  amqp::RubyRandom far(42);
+  for (std::int64_t i = 0; i < kMaxReplaySkip; ++i) far();
+  EXPECT_EQ(bits_of(first_call(R"("skip":65536,)")), bits_of(2.0 * far()));
 }
 
 // sample draws from DefaultSource: count draws, each within the jitter

@@ -202,6 +202,9 @@ ReplayCall replay_call(const json& request) {
   ReplayCall replay;
   replay.seed = static_cast<std::uint32_t>(
       integer_at(required(request, "seed", "seed"), "seed", 0, kMaxSeed));
+  if (const json* skip = member(request, "skip")) {
+    replay.skip = integer_at(*skip, "skip", 0, kMaxReplaySkip);
+  }
   const json& calls = required(request, "calls", "calls");
   if (!calls.is_array())
     fail("calls", "must be an array of [attempt, message_age], got " + quote(calls));
@@ -250,7 +253,7 @@ constexpr std::string_view kScheduleMembers[] = {"id", "op", "policy"};
 constexpr std::string_view kNextDelayMembers[] = {"id",          "op",     "policy", "attempt",
                                                   "message_age", "jitter", "r"};
 constexpr std::string_view kJitteredMembers[] = {"id", "op", "policy", "delay", "r"};
-constexpr std::string_view kReplayMembers[] = {"id", "op", "policy", "seed", "calls"};
+constexpr std::string_view kReplayMembers[] = {"id", "op", "policy", "seed", "skip", "calls"};
 constexpr std::string_view kSampleMembers[] = {"id",      "op",    "policy", "delay",
                                                "attempt", "count", "threads"};
 // A vector line is a request with its expected answer added; these ride

@@ -52,6 +52,9 @@ struct ReplayCall {
     double message_age;
   };
   std::uint32_t seed = 0;
+  // Draws discarded after srand(seed), before the first call: a long skip
+  // puts the compared draws past MT19937's refills of its 624 words.
+  std::int64_t skip = 0;
   std::vector<Call> calls;
 };
 struct SampleCall {

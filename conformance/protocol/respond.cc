@@ -115,6 +115,7 @@ Items answer(const JitteredCall& call, const RetryPolicy& policy, const SampleSo
 
 Items answer(const ReplayCall& replay, const RetryPolicy& policy, const SampleSource&) {
   amqp::RubyRandom source(replay.seed);
+  for (std::int64_t i = 0; i < replay.skip; ++i) source();
   Items items;
   items.reserve(replay.calls.size());
   for (std::size_t i = 0; i < replay.calls.size(); ++i) {

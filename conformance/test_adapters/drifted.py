@@ -12,6 +12,16 @@ the refactors a maintainer of any port might plausibly make.
 Each speaks the protocol exactly as adapter.py does; only the arithmetic or
 the draws differ. The conformance tests expect `check` to exit 1 on each.
 
+Two replay Ruby's generator right for its first 311 draws and wrong from
+the 312th on, where MT19937's refill makes its last word (from word 0,
+already replaced, and word 396); a replay of 256 calls from the seed never
+gets there, only one that skips:
+
+    python3 drifted.py twist-stops-short  the refill's loop stops one short:
+                                          word 623 keeps its old value
+    python3 drifted.py twist-old-word-0   word 623 made from word 0 as it was
+                                          before the refill
+
 One answers everything right and echoes ids wrong, as an adapter that reads
 JSON numbers into doubles does (JavaScript's JSON.parse, a Python float(id)):
 
@@ -50,7 +60,7 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "adapters" / "python"))
 
 import adapter  # noqa: E402
-from retry_policy import RetryPolicy  # noqa: E402
+from retry_policy import RetryPolicy, RubyRandom  # noqa: E402
 
 
 class ClosedForm(RetryPolicy):
@@ -115,6 +125,35 @@ class Repeating:
         return self.generator.random()
 
 
+class TwistStopsShort(RubyRandom):
+    """A refill whose loop ends at word 622: word 623 is never replaced."""
+
+    __slots__ = ()
+
+    def _twist(self):
+        s = self._state
+        for i in range(623):
+            y = (s[i] & 0x80000000) | (s[i + 1] & 0x7FFFFFFF)
+            s[i] = s[(i + 397) % 624] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+        self._index = 0
+
+
+class TwistOldWordZero(RubyRandom):
+    """A refill that makes word 623 from word 0 as it was before the refill,
+    as a port that reads a copy of the old state there does."""
+
+    __slots__ = ()
+
+    def _twist(self):
+        s = self._state
+        old_first = s[0]
+        for i in range(624):
+            following = old_first if i == 623 else s[i + 1]
+            y = (s[i] & 0x80000000) | (following & 0x7FFFFFFF)
+            s[i] = s[(i + 397) % 624] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+        self._index = 0
+
+
 def ids_through_double(value):
     """adapter._compact for an id, with a number made a float first, as an
     adapter that reads ids with float() does: json.dumps writes the double
@@ -144,14 +183,21 @@ SOURCE_DRIFTS = {
 DRIFTS = {"closed-form": ClosedForm, "draw-on-null": DrawOnNull, "draw-on-zero": DrawOnZero}
 DRIFTS.update({name: with_default_source(source) for name, source in SOURCE_DRIFTS.items()})
 
+# Drifts of Ruby's generator, in place of the port's RubyRandom, which a
+# replay makes.
+TWIST_DRIFTS = {"twist-stops-short": TwistStopsShort, "twist-old-word-0": TwistOldWordZero}
+
 # Drifts of the adapter's wire rather than the port: the function that writes
 # an answer's id, in place of adapter._compact.
 ID_DRIFTS = {"ids-through-double": ids_through_double}
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in {**DRIFTS, **ID_DRIFTS}:
-        sys.exit(f"usage: drifted.py {{{'|'.join([*DRIFTS, *ID_DRIFTS])}}}")
-    if sys.argv[1] in ID_DRIFTS:
+    if len(sys.argv) != 2 or sys.argv[1] not in {**DRIFTS, **TWIST_DRIFTS, **ID_DRIFTS}:
+        sys.exit(f"usage: drifted.py {{{'|'.join([*DRIFTS, *TWIST_DRIFTS, *ID_DRIFTS])}}}")
+    if sys.argv[1] in TWIST_DRIFTS:
+        adapter.RubyRandom = TWIST_DRIFTS[sys.argv[1]]  # answer_replay makes its generator with it
+        adapter.serve(RetryPolicy)
+    elif sys.argv[1] in ID_DRIFTS:
         adapter._compact = ID_DRIFTS[sys.argv[1]]  # answer_line writes every id with it
         adapter.serve(RetryPolicy)
     else:

@@ -50,10 +50,9 @@ def main(rp, python, port, test_adapters):
     py, drifted = shlex.quote(python), shlex.quote(f"{test_adapters}/drifted.py")
     adapter = f"{py} {shlex.quote(port + '/adapter.py')}"
 
-    # Seed 6 makes several mismatches that shrink to one request within its
-    # first 500 cases (7 shrunk, to 3 distinct), in 2 s of the drifted
-    # port's time where all 5000 took 13.5.
-    code, report = check(rp, "--no-vectors", "--cases", "500", "--seed", "6", "--show", "3",
+    # Seed 5 makes several mismatches that shrink to one request within its
+    # first 500 cases (8 shrunk, to 3 distinct), a tenth of a default run.
+    code, report = check(rp, "--no-vectors", "--cases", "500", "--seed", "5", "--show", "3",
                          "--impl", f"{py} {drifted} draw-on-null")
     print(report[-3000:])
     expect(code == 1, f"drifted port: exit {code}, expected 1")

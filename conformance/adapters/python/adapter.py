@@ -23,6 +23,7 @@ MAX_LINE_BYTES = 1 << 20       # a longer request line is an error
 MAX_DEPTH = 32                 # arrays and objects nest at most this deep
 MAX_SCHEDULE_ENTRIES = 1 << 16
 MAX_REPLAY_CALLS = 256
+MAX_REPLAY_SKIP = 1 << 16      # draws a replay may discard: 210 refills of MT19937's state
 MAX_SAMPLE_COUNT = 1 << 16     # draws in one sample answer (about 1.3 MB of JSON)
 MAX_SAMPLE_THREADS = 64        # threads drawing at once for one sample answer
 MAX_STEPS = 1 << 20            # next_delay's cost limit, see within_cost_limit
@@ -388,6 +389,7 @@ def answer_jittered(request, policy):
 
 def answer_replay(request, policy):
     seed = integer_at(required(request, "seed", "seed"), "seed", 0, SEED_MAX)
+    skip = integer_at(request["skip"], "skip", 0, MAX_REPLAY_SKIP) if "skip" in request else 0
     calls = required(request, "calls", "calls")
     if not isinstance(calls, list):
         raise ProtocolError(f"calls: must be an array of [attempt, message_age], got {_quote(calls)}")
@@ -402,6 +404,8 @@ def answer_replay(request, policy):
         parsed.append((integer_at(call[0], path + "[0] (attempt)"),
                        number_at(call[1], path + "[1] (message_age)")))
     source = RubyRandom(seed)
+    for _ in range(skip):
+        source()
     return [next_delay(policy, attempt, age, f"calls[{i}][0] (attempt)",
                        f"calls[{i}][1] (message_age)",
                        lambda attempt=attempt, age=age: policy.next_delay(attempt, age, source=source))
@@ -483,7 +487,7 @@ OPS = {
     "next_delay": (("id", "op", "policy", "attempt", "message_age", "jitter", "r"),
                    answer_next_delay),
     "jittered": (("id", "op", "policy", "delay", "r"), answer_jittered),
-    "replay": (("id", "op", "policy", "seed", "calls"), answer_replay),
+    "replay": (("id", "op", "policy", "seed", "skip", "calls"), answer_replay),
     "sample": (("id", "op", "policy", "delay", "attempt", "count", "threads"), answer_sample),
 }
 # A vector line is a request with its expected answer added; these ride along.

@@ -108,6 +108,7 @@ module ConformanceAdapter
       with_draw(number(request['r'], 'r')) { policy.jittered(number(request['delay'], 'delay')) }
     when 'replay'
       srand(integer(request['seed'], 'seed'))
+      integer(request.fetch('skip', 0), 'skip').times { rand }
       request['calls'].map do |attempt, age|
         policy.next_delay(integer(attempt, 'attempt'), number(age, 'message_age'))
       end
