@@ -43,8 +43,26 @@ type Source func() float64
 
 func show(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
+// InvalidParameterError is every refusal of the policy: which parameter,
+// which rule and the value travel apart, so a caller maps a bad setting to
+// its own configuration key without parsing the message.
+type InvalidParameterError struct {
+	Where     string // the call that refused: "RetryPolicy", "next_delay", ...
+	Parameter string // the contract's name: "max_attempts", "attempt", "r", ...
+	Rule      string // what it must be: "in [0, 1]"
+	Value     string // the refused value, as text
+}
+
+func (e *InvalidParameterError) Error() string {
+	name := e.Parameter
+	if name == "r" {
+		name = "draw r" // "r must be" alone reads as a typo, as the core says too
+	}
+	return fmt.Sprintf("%s: %s must be %s, got %s", e.Where, name, e.Rule, e.Value)
+}
+
 func reject(where, name, value, rule string) error {
-	return fmt.Errorf("%s: %s must be %s, got %s", where, name, rule, value)
+	return &InvalidParameterError{Where: where, Parameter: name, Rule: rule, Value: value}
 }
 
 // -0.0 passes: it is not below zero, and its sign is kept as Ruby keeps it.
@@ -247,7 +265,7 @@ func (p RetryPolicy) jitterApplies(delay float64) bool {
 // add.
 func (p RetryPolicy) applyDraw(delay, r float64) (float64, error) {
 	if !(r >= 0 && r < 1) {
-		return 0, reject("jitter", "draw r", show(r), "in [0, 1)")
+		return 0, reject("jitter", "r", show(r), "in [0, 1)")
 	}
 	spread := float64(float64(r*2)-1) * p.o.JitterFactor
 	jittered := delay * (1 + float64(spread))

@@ -1,6 +1,7 @@
 package retrypolicy
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -141,6 +142,34 @@ func TestValidation(t *testing.T) {
 	}
 	if _, err := New(Options{MaxAttempts: 1, InitialDelay: negativeZero, Multiplier: 2}); err != nil {
 		t.Errorf("-0.0 is not below zero: %v", err)
+	}
+}
+
+// A refusal carries its parameter, rule and value apart, so the adapter
+// names its own field without parsing the message.
+func TestRefusalsAreTyped(t *testing.T) {
+	jittery, _ := New(Options{MaxAttempts: 3, Multiplier: 2, JitterFactor: 0.5})
+	_, giveUpErr := jittery.GiveUpAfter(-2)
+	_, _, attemptErr := jittery.NextDelay(0, 0, false, nil)
+	_, drawErr := jittery.JitteredWithDraw(1, 1)
+	_, newErr := New(Options{MaxAttempts: 1, Multiplier: 2, JitterFactor: 1.5})
+	for _, c := range []struct {
+		err                    error
+		parameter, rule, value string
+	}{
+		{newErr, "jitter_factor", "in [0, 1]", "1.5"},
+		{giveUpErr, "max_message_age", "finite and >= 0", "-2"},
+		{attemptErr, "attempt", "at least 1", "0"},
+		{drawErr, "r", "in [0, 1)", "1"},
+	} {
+		var refused *InvalidParameterError
+		if !errors.As(c.err, &refused) {
+			t.Errorf("%v: not an *InvalidParameterError", c.err)
+			continue
+		}
+		if refused.Parameter != c.parameter || refused.Rule != c.rule || refused.Value != c.value {
+			t.Errorf("%v: got %+v", c.err, *refused)
+		}
 	}
 }
 

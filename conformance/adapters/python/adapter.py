@@ -17,7 +17,7 @@ import math
 import sys
 import threading
 
-from retry_policy import RetryPolicy, RubyRandom
+from retry_policy import InvalidParameter, RetryPolicy, RubyRandom
 
 MAX_LINE_BYTES = 1 << 20       # a longer request line is an error
 MAX_DEPTH = 32                 # arrays and objects nest at most this deep
@@ -216,24 +216,12 @@ def only_members(obj, allowed, what, prefix="", also=()):
 
 
 def _core_rule(path, value, error):
-    """The port's ValueError in the protocol's words: "<path>: must be <rule>,
-    got <value>" (the port says "<where>: <name> must be <rule>, got ...")."""
-    text = str(error)
-    rule_at, value_at = text.find(" must be "), text.rfind(", got ")
-    if rule_at < 0 or value_at < rule_at:
-        return ProtocolError(f"{path}: {text}")
-    rule = text[rule_at + 1:value_at]
-    if isinstance(value, float) and math.isnan(value) and "NaN" in rule:
-        return ProtocolError(f"{path}: {rule}")
+    """The port's InvalidParameter in the protocol's words: "<path>: must be
+    <rule>, got <value>", the request's field in place of the parameter."""
+    if isinstance(value, float) and math.isnan(value) and "NaN" in error.rule:
+        return ProtocolError(f"{path}: must be {error.rule}")
     shown = value if isinstance(value, int) else format_number(value)
-    return ProtocolError(f"{path}: {rule}, got {shown}")
-
-
-def _core_field(error):
-    """The parameter the port names in "<where>: <name> must be ..."."""
-    text = str(error)
-    colon, rule_at = text.find(": "), text.find(" must be ")
-    return text[colon + 2:rule_at] if 0 <= colon < rule_at else ""
+    return ProtocolError(f"{path}: must be {error.rule}, got {shown}")
 
 
 CONSTRUCTOR_FIELDS = ("max_attempts", "initial_delay", "multiplier", "max_delay",
@@ -246,10 +234,9 @@ def _made(make, values, delay_field="initial_delay"):
     request's field (`delay` for fixed's initial_delay)."""
     try:
         return make()
-    except ValueError as e:
-        name = _core_field(e)
-        field = delay_field if name == "initial_delay" else name
-        raise _core_rule("policy." + field, values.get(name), e) from None
+    except InvalidParameter as e:
+        field = delay_field if e.parameter == "initial_delay" else e.parameter
+        raise _core_rule("policy." + field, values.get(e.parameter), e) from None
 
 
 def base_policy(p, policy_class):
@@ -296,13 +283,13 @@ def policy_from_json(p, policy_class=RetryPolicy):
         age = number_at(p["give_up_after"], "policy.give_up_after")
         try:
             policy = policy.give_up_after(age)
-        except ValueError as e:
+        except InvalidParameter as e:
             raise _core_rule("policy.give_up_after", age, e) from None
     if "with_jitter" in p:
         factor = number_at(p["with_jitter"], "policy.with_jitter")
         try:
             policy = policy.with_jitter(factor)
-        except ValueError as e:
+        except InvalidParameter as e:
             raise _core_rule("policy.with_jitter", factor, e) from None
     return policy
 
@@ -347,8 +334,8 @@ def next_delay(policy, attempt, message_age, attempt_path, age_path, call):
                             "on this policy, which does not settle within 2^20 steps")
     try:
         return call()
-    except ValueError as e:
-        if _core_field(e) == "attempt":
+    except InvalidParameter as e:
+        if e.parameter == "attempt":
             raise _core_rule(attempt_path, attempt, e) from None
         raise _core_rule(age_path, message_age, e) from None
 
@@ -383,7 +370,7 @@ def answer_jittered(request, policy):
     r = draw_at(required(request, "r", "r"), "r")
     try:
         return policy.jittered_with_draw(delay, r)
-    except ValueError as e:
+    except InvalidParameter as e:
         raise _core_rule("delay", delay, e) from None
 
 
@@ -435,7 +422,7 @@ def answer_sample(request, policy):
     if "delay" in request:
         try:
             policy.jittered_with_draw(delay, 0.5)
-        except ValueError as e:
+        except InvalidParameter as e:
             raise _core_rule("delay", delay, e) from None
         draw = functools.partial(policy.jittered, delay)
     else:

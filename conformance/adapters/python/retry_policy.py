@@ -9,13 +9,13 @@ fuses a*b+c, so this module agrees with Ruby, C++, Java, Go and .NET to the
 bit. `retry-policy check --impl "python3 adapter.py"` proves it.
 
 Like the C++ port, and unlike the reference, it validates: bad input raises
-ValueError naming the parameter and the value.
+InvalidParameter (a ValueError) naming the parameter, the rule and the value.
 """
 
 import math
 import random
 
-__all__ = ["RetryPolicy", "RubyRandom"]
+__all__ = ["InvalidParameter", "RetryPolicy", "RubyRandom"]
 
 _MASK32 = 0xFFFFFFFF
 
@@ -72,16 +72,30 @@ def _show(value):
     return repr(value)
 
 
+class InvalidParameter(ValueError):
+    """A value the policy refuses, with which parameter, which rule and the
+    value apart, so that a caller maps it to its own setting without parsing
+    the message, which stays "<where>: <parameter> must be <rule>, got
+    <value>" as every port of the family writes it."""
+
+    def __init__(self, where, parameter, rule, value, shown=None):
+        # "r must be" alone reads as a typo, so the message says "draw r", as the core's does.
+        name = "draw r" if parameter == "r" else parameter
+        super().__init__(f"{where}: {name} must be {rule}, "
+                         f"got {_show(value) if shown is None else shown}")
+        self.where, self.parameter, self.rule, self.value = where, parameter, rule, value
+
+
 def _require_finite_non_negative(where, name, value):
     # -0.0 passes: it is not below zero, and its sign is kept as Ruby keeps it.
     if not math.isfinite(value) or value < 0.0:
-        raise ValueError(f"{where}: {name} must be finite and >= 0, got {_show(value)}")
+        raise InvalidParameter(where, name, "finite and >= 0", value)
 
 
 def _require_jitter_factor(where, factor):
     # Written so that NaN fails too: it is in no interval.
     if not (0.0 <= factor <= 1.0):
-        raise ValueError(f"{where}: jitter_factor must be in [0, 1], got {_show(factor)}")
+        raise InvalidParameter(where, "jitter_factor", "in [0, 1]", factor)
 
 
 def _same_bits(x, y):
@@ -104,9 +118,9 @@ class RetryPolicy:
                  max_delay=0.0, jitter_factor=0.0, max_message_age=0.0):
         where = "RetryPolicy"
         if isinstance(max_attempts, bool) or not isinstance(max_attempts, int):
-            raise ValueError(f"{where}: max_attempts must be an integer, got {max_attempts!r}")
+            raise InvalidParameter(where, "max_attempts", "an integer", max_attempts)
         if max_attempts < 1:
-            raise ValueError(f"{where}: max_attempts must be at least 1, got {max_attempts}")
+            raise InvalidParameter(where, "max_attempts", "at least 1", max_attempts, str(max_attempts))
         values = {
             "initial_delay": float(initial_delay),
             "multiplier": float(multiplier),
@@ -205,12 +219,12 @@ class RetryPolicy:
 
     def _jitter_applies(self, delay):
         if math.isnan(delay):
-            raise ValueError(f"jittered: delay must be a number, not NaN, got {_show(delay)}")
+            raise InvalidParameter("jittered", "delay", "a number, not NaN", delay)
         return self.jitter_factor > 0.0 and delay > 0.0
 
     def _apply_draw(self, delay, r):
         if not (0.0 <= r < 1.0):
-            raise ValueError(f"jitter: draw r must be in [0, 1), got {_show(r)}")
+            raise InvalidParameter("jitter", "r", "in [0, 1)", r)
         jittered = delay * (1 + (((r * 2) - 1) * self.jitter_factor))
         # The one NaN this arithmetic can make is +inf * 0 (factor 1, r 0):
         # a delay that was infinite stays infinite, as the contract decides.
@@ -218,13 +232,12 @@ class RetryPolicy:
 
     def _unjittered(self, attempt, message_age):
         if isinstance(attempt, bool) or not isinstance(attempt, int):
-            raise ValueError(f"next_delay: attempt must be an integer, got {attempt!r}")
+            raise InvalidParameter("next_delay", "attempt", "an integer", attempt)
         if attempt < 1:
-            raise ValueError(f"next_delay: attempt must be at least 1, got {attempt}")
+            raise InvalidParameter("next_delay", "attempt", "at least 1", attempt, str(attempt))
         message_age = float(message_age)
         if math.isnan(message_age):
-            raise ValueError(f"next_delay: message_age must be a number, not NaN, "
-                             f"got {_show(message_age)}")
+            raise InvalidParameter("next_delay", "message_age", "a number, not NaN", message_age)
         if attempt >= self.max_attempts:
             return None
         if self.max_message_age > 0.0 and message_age >= self.max_message_age:

@@ -15,7 +15,7 @@ import sys
 import unittest
 
 import adapter
-from retry_policy import RetryPolicy, RubyRandom
+from retry_policy import InvalidParameter, RetryPolicy, RubyRandom
 
 
 def bits(x):
@@ -121,6 +121,25 @@ class ValidationTest(unittest.TestCase):
             RetryPolicy(max_attempts=3).next_delay(1, math.nan)
         with self.assertRaises(ValueError):
             RetryPolicy(jitter_factor=0.5).jittered_with_draw(1.0, 1.0)
+
+    def test_refusals_are_typed(self):
+        """A refusal carries its parameter, rule and value apart, so the
+        adapter names its own field without parsing the message."""
+        cases = [
+            (lambda: RetryPolicy(max_attempts=0), "max_attempts", "at least 1", 0),
+            (lambda: RetryPolicy(initial_delay=-1.0), "initial_delay", "finite and >= 0", -1.0),
+            (lambda: RetryPolicy(jitter_factor=1.5), "jitter_factor", "in [0, 1]", 1.5),
+            (lambda: RetryPolicy().give_up_after(-2.0), "max_message_age", "finite and >= 0", -2.0),
+            (lambda: RetryPolicy().next_delay(0), "attempt", "at least 1", 0),
+            (lambda: RetryPolicy(jitter_factor=0.5).jittered_with_draw(1.0, 1.0), "r", "in [0, 1)", 1.0),
+        ]
+        for make, parameter, rule, value in cases:
+            with self.subTest(parameter=parameter), self.assertRaises(InvalidParameter) as caught:
+                make()
+            self.assertEqual((caught.exception.parameter, caught.exception.rule,
+                              caught.exception.value), (parameter, rule, value))
+            name = "draw r" if parameter == "r" else parameter
+            self.assertIn(f"{name} must be {rule}, got ", str(caught.exception))
 
     def test_keeps_negative_zero(self):
         self.assertEqual(math.copysign(1, RetryPolicy(initial_delay=-0.0).initial_delay), -1)

@@ -77,7 +77,7 @@ func call(policy retrypolicy.RetryPolicy, attempt int64, age float64, attemptPat
 	}
 	delay, ok, err := policy.NextDelay(attempt, age, jitter, source)
 	if err != nil {
-		if fieldOf(err) == "attempt" {
+		if parameterOf(err) == "attempt" {
 			return 0, false, policyError(attemptPath, err)
 		}
 		return 0, false, fail("%s: must be a number, not NaN", agePath)

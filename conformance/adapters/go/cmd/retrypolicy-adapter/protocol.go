@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -120,23 +121,23 @@ var (
 		"give_up_after", "with_jitter"}
 )
 
-// policyError puts the port's refusal ("RetryPolicy: <name> must be ...")
-// after the request's field.
+// policyError puts the port's refusal after the request's field:
+// "<path>: must be <rule>, got <value>".
 func policyError(path string, err error) error {
-	message := err.Error()
-	if at := strings.Index(message, " must be "); at >= 0 {
-		message = message[at+1:]
+	var refused *retrypolicy.InvalidParameterError
+	if !errors.As(err, &refused) {
+		return fail("%s: %s", path, err.Error())
 	}
-	return fail("%s: %s", path, message)
+	return fail("%s: must be %s, got %s", path, refused.Rule, refused.Value)
 }
 
-func fieldOf(err error) string {
-	message := err.Error()
-	colon, rule := strings.Index(message, ": "), strings.Index(message, " must be ")
-	if colon < 0 || rule < colon {
-		return ""
+// parameterOf is the parameter the port refused, or "" for another error.
+func parameterOf(err error) string {
+	var refused *retrypolicy.InvalidParameterError
+	if errors.As(err, &refused) {
+		return refused.Parameter
 	}
-	return message[colon+2 : rule]
+	return ""
 }
 
 func basePolicy(p map[string]interface{}) (retrypolicy.RetryPolicy, error) {
@@ -169,7 +170,7 @@ func basePolicy(p map[string]interface{}) (retrypolicy.RetryPolicy, error) {
 		}
 		policy, err := retrypolicy.New(o)
 		if err != nil {
-			return none, policyError("policy."+fieldOf(err), err)
+			return none, policyError("policy."+parameterOf(err), err)
 		}
 		return policy, nil
 	}
@@ -216,7 +217,7 @@ func basePolicy(p map[string]interface{}) (retrypolicy.RetryPolicy, error) {
 			policy, err = retrypolicy.Exponential(n, delay, maxDelay)
 		}
 		if err != nil {
-			field := fieldOf(err)
+			field := parameterOf(err)
 			if field == "initial_delay" {
 				field = delayField
 			}
