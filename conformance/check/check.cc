@@ -46,18 +46,14 @@ Sort sort_of(const Answer& core, const Answer& port) {
   return core.ok != port.ok ? Sort::ok_ness : Sort::value;
 }
 
-struct Tally {
-  std::int64_t sent = 0;
-  std::int64_t agreed = 0;
-  std::int64_t skipped = 0;
-};
+using Tally = CheckReport::Tally;
 
 class Checker {
  public:
   Checker(const CheckOptions& options, std::ostream& out, std::ostream& progress)
       : options_(options), out_(out), progress_(progress) {}
 
-  int run();
+  CheckReport run();
 
  private:
   // What came of asking the adapter one request.
@@ -88,6 +84,8 @@ class Checker {
                        const Answer& port, const std::string& port_line, const std::string& diff);
   void count_coverage(const ParsedLine& parsed, const Origin& origin, const Answer& core);
   void report_coverage();
+  // The report, with how the run ended and the counts kept as it went.
+  CheckReport finished(CheckVerdict verdict);
   bool send_vector_file(const std::string& path);
   // A progress line, if progress_interval has passed since the last one.
   void report_progress(std::string_view stage);
@@ -99,6 +97,8 @@ class Checker {
   std::chrono::steady_clock::time_point last_progress_ = started_;
   std::unique_ptr<AdapterProcess> adapter_;
   std::map<std::string, Tally> tallies_;
+  // The run as a value, filled as it goes (check --json).
+  CheckReport report_;
   std::int64_t mismatches_ = 0;
   // Mismatches shrunk so far, and the distinct smallest requests they came
   // to (without their ids), each with the number it was shown under.
@@ -124,6 +124,7 @@ bool Checker::start_adapter() {
   adapter_ = AdapterProcess::start(options_.command, error);
   if (!adapter_) {
     out_ << "ADAPTER FAILED: cannot start `" << options_.command << "`: " << error << "\n";
+    report_.adapter_failure = "cannot start: " + error;
     adapter_failed_ = true;
     return false;
   }
@@ -150,6 +151,7 @@ Checker::Asked Checker::ask(const std::string& line, bool report_failure) {
   if (report_failure) {
     out_ << "ADAPTER FAILED: the adapter " << failure << "\n  request: " << line.substr(0, 2000)
          << "\n";
+    report_.adapter_failure = "the adapter " + failure;
     adapter_failed_ = true;
   } else {
     // During a shrink: the candidate is dropped and a fresh adapter takes
@@ -160,6 +162,7 @@ Checker::Asked Checker::ask(const std::string& line, bool report_failure) {
     adapter_ = AdapterProcess::start(options_.command, error);
     if (!adapter_) {
       out_ << "ADAPTER FAILED: cannot restart: " << error << "\n";
+      report_.adapter_failure = "cannot restart: " + error;
       adapter_failed_ = true;
     }
   }
@@ -208,6 +211,7 @@ void Checker::report_mismatch(const std::string& line, const Origin& origin, con
     if (mismatches_ <= shrunk_ + 20) {
       out_ << "MISMATCH (" << origin.where << "): " << diff << "\n  request: " << clip(line)
            << "\n";
+      report_.shown.push_back({origin.where, origin.kind, diff, line, std::nullopt, std::nullopt});
     }
     return;
   }
@@ -248,8 +252,13 @@ void Checker::report_mismatch(const std::string& line, const Origin& origin, con
   if (!added) {
     out_ << "MISMATCH (" << origin.where << "): " << diff
          << "\n  shrinks to the same request as mismatch #" << seen->second << " above\n";
+    report_.shown.push_back({origin.where, origin.kind, diff, line, std::nullopt, seen->second});
     return;
   }
+  report_.shown.push_back(
+      {origin.where, origin.kind, diff, line,
+       CheckReport::Shrunk{shrunk_line, queries, shrunk_diff, shrunk_core, shrunk_port},
+       std::nullopt});
   out_ << "MISMATCH #" << seen->second << " (" << origin.where << "): " << diff << "\n";
   out_ << "  request:  " << clip(line) << "\n";
   if (shrunk_line != line) {
@@ -296,10 +305,14 @@ void Checker::report_coverage() {
          << "\n";
   };
   out_ << "\nWhat the agreeing answers reached (a request may reach several):\n";
-  for (std::size_t i = 0; i < coverage_rows().size(); ++i) row(regimes_[i], coverage_rows()[i]);
+  for (std::size_t i = 0; i < coverage_rows().size(); ++i) {
+    row(regimes_[i], coverage_rows()[i]);
+    report_.regimes.push_back({std::string(coverage_rows()[i]), regimes_[i]});
+  }
   out_ << "Numeric ids echoed by value, each sent in turn:\n";
   for (const NumericIdRow& id : numeric_id_rows()) {
     row(numeric_ids_[id.name], std::string(id.text) + " (" + std::string(id.name) + ")");
+    report_.numeric_ids.push_back({std::string(id.name), numeric_ids_[id.name]});
   }
   if (options_.profile == Profile::reference) {
     out_ << "(no invalid input: the reference profile sends valid requests only)\n";
@@ -314,9 +327,15 @@ void Checker::report_coverage() {
         std::string(rule.name) + " (" + std::to_string(reached) + " of " +
             std::to_string(rule.variants) + (rule.variants == 1 ? " variant)" : " variants)"),
         reached == rule.variants);
+    report_.invalid_rules.push_back({std::string(rule.name), rules_[rule.name],
+                                     static_cast<std::int64_t>(rule.variants),
+                                     static_cast<std::int64_t>(reached)});
   }
   out_ << "Malformed lines both answered with an error, by what breaks them:\n";
-  for (const std::string_view kind : malformation_names()) row(malformed_[kind], kind);
+  for (const std::string_view kind : malformation_names()) {
+    row(malformed_[kind], kind);
+    report_.malformations.push_back({std::string(kind), malformed_[kind]});
+  }
   if (vector_errors_ > 0) row(vector_errors_, "vector lines that expect an error");
   if (other_errors_ > 0) row(other_errors_, "generated calls past the cost limit");
 }
@@ -336,6 +355,7 @@ bool Checker::compare(const std::string& line, const ParsedLine& parsed, const O
     if (const auto diff = difference(*expected, core)) {
       out_ << "CORE DISAGREES with the vector's expected answer (" << origin.where << "): " << *diff
            << "\n  request: " << clip(line) << "\n";
+      report_.core_disagrees_with_vectors.push_back(origin.where + ": " + *diff);
       core_disagrees_with_vectors_ = true;
     }
   }
@@ -352,6 +372,8 @@ bool Checker::compare(const std::string& line, const ParsedLine& parsed, const O
     out_ << "ADAPTER FAILED: answered id " << clipped_json(asked.port->id, kShown)
          << " to a request with id " << clipped_json(core.id, kShown) << hint
          << "\n  request: " << clip(line) << "\n  adapter: " << clip(asked.port_line) << "\n";
+    report_.adapter_failure = "answered id " + clipped_json(asked.port->id, kShown) +
+                              " to a request with id " + clipped_json(core.id, kShown) + hint;
     adapter_failed_ = true;
     return false;
   }
@@ -370,6 +392,7 @@ bool Checker::compare(const std::string& line, const ParsedLine& parsed, const O
 bool Checker::send_vector_file(const std::string& path) {
   const auto usage = [&](const std::string& what) {
     out_ << "USAGE: " << what << "\n";
+    report_.usage_error = what;
     usage_error_ = true;
     return false;
   };
@@ -435,13 +458,17 @@ void Checker::report_progress(std::string_view stage) {
             << std::flush;
 }
 
-int Checker::run() {
+CheckReport Checker::run() {
+  report_.adapter = options_.command;
+  report_.profile = options_.profile == Profile::full ? "full" : "reference";
+  report_.seed = options_.seed;
+  report_.cases = options_.cases;
   out_ << "retry-policy check: adapter `" << options_.command << "`, profile "
        << (options_.profile == Profile::full ? "full" : "reference") << ", " << options_.cases
        << " generated cases, seed " << options_.seed << " (replay with --seed " << options_.seed
        << ")\n"
        << std::flush;
-  if (!start_adapter()) return 2;
+  if (!start_adapter()) return finished(CheckVerdict::adapter_failed);
 
   bool going = true;
   // With fail_fast, the first mismatch ends the run: the verdict is known.
@@ -467,6 +494,8 @@ int Checker::run() {
     if (!ending.clean()) {
       out_ << "ADAPTER FAILED: at the end of its input the adapter did not exit with status 0: "
            << ending.text() << "\n";
+      report_.adapter_failure =
+          "did not exit with status 0 at the end of its input: " + ending.text();
       adapter_failed_ = true;
     }
   }
@@ -478,6 +507,8 @@ int Checker::run() {
   std::int64_t agreed = 0;
   out_ << "\n";
   for (const auto& [kind, tally] : tallies_) {
+    report_.tallies.push_back(tally);
+    report_.tallies.back().kind = kind;
     out_ << "  " << kind << ": " << tally.sent << " sent, " << tally.agreed << " agree";
     if (tally.skipped > 0) out_ << ", " << tally.skipped << " skipped (outside the profile)";
     out_ << "\n";
@@ -489,12 +520,12 @@ int Checker::run() {
   if (usage_error_) {
     out_ << "FAILED TO CHECK: see USAGE (or INTERNAL) above; after " << sent << " requests, "
          << elapsed << " s; seed " << options_.seed << "\n";
-    return 2;
+    return finished(CheckVerdict::usage);
   }
   if (adapter_failed_) {
     out_ << "FAILED TO CHECK: the adapter failed (see ADAPTER FAILED above) after " << sent
          << " requests, " << elapsed << " s; seed " << options_.seed << "\n";
-    return 2;
+    return finished(CheckVerdict::adapter_failed);
   }
   if (mismatches_ > 0 || core_disagrees_with_vectors_) {
     out_ << "DIFFERENT: " << mismatches_ << " of " << sent << " answers differ";
@@ -504,17 +535,27 @@ int Checker::run() {
     }
     out_ << (core_disagrees_with_vectors_ ? ", and the core disagrees with a vector file" : "")
          << " (" << elapsed << " s; seed " << options_.seed << ")\n";
-    return 1;
+    return finished(CheckVerdict::different);
   }
   report_coverage();
   out_ << "AGREE: all " << agreed << " answers agree, bit for bit (" << elapsed << " s; seed "
        << options_.seed << ")\n";
-  return 0;
+  return finished(CheckVerdict::agree);
+}
+
+CheckReport Checker::finished(CheckVerdict verdict) {
+  report_.verdict = verdict;
+  report_.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  report_.mismatches = mismatches_;
+  report_.shrunk = shrunk_;
+  report_.distinct_smallest = static_cast<int>(shown_requests_.size());
+  return std::move(report_);
 }
 
 }  // namespace
 
-int run_check(const CheckOptions& options, std::ostream& out, std::ostream& progress) {
+CheckReport run_check(const CheckOptions& options, std::ostream& out, std::ostream& progress) {
   Checker checker(options, out, progress);
   return checker.run();
 }

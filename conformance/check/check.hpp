@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "conformance/check/case_generator.hpp"
+#include "conformance/check/check_report.hpp"
 
 namespace acemq::conformance {
 
@@ -36,8 +37,10 @@ struct CheckOptions {
   bool fail_fast = false;                    // stop sending at the first mismatch
 };
 
-// The report goes to `out`; a progress line every progress_interval seconds
-// to `progress`, so that a slow adapter does not look like a hung one.
-int run_check(const CheckOptions& options, std::ostream& out, std::ostream& progress);
+// The report goes to `out` as the run goes; a progress line every
+// progress_interval seconds to `progress`, so that a slow adapter does not
+// look like a hung one. The run, as a value, is returned: its exit_code() is
+// the command's.
+CheckReport run_check(const CheckOptions& options, std::ostream& out, std::ostream& progress);
 
 }  // namespace acemq::conformance

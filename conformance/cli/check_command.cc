@@ -1,6 +1,7 @@
 // retry-policy check: a port's adapter against the core, bit for bit.
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -92,6 +93,9 @@ class CheckCommand final : public Subcommand {
                    "stop at the first answer that differs, exit 1, send no more");
     value_option("--progress-every", progress_,
                  "seconds between progress lines on stderr (default 5)");
+    value_option("--json", json_path_,
+                 "also write the report as JSON to this file (verdict, counts, mismatches, "
+                 "coverage), for a program to read");
   }
 
   int run() override {
@@ -117,7 +121,19 @@ class CheckCommand final : public Subcommand {
     if (!(options_.progress_interval > 0.0)) {
       usage("--progress-every", "must be seconds above 0, got " + progress_);
     }
-    return run_check(options_, std::cout, std::cerr);
+    require_value(app(), "--json", json_path_, "a file to write");
+    std::ofstream json_file;
+    if (!json_path_.empty()) {
+      json_file.open(json_path_);
+      if (!json_file) usage("--json", "cannot write " + json_path_);
+    }
+    const CheckReport report = run_check(options_, std::cout, std::cerr);
+    if (json_file.is_open()) {
+      json_file << to_json(report).dump(2) << "\n";
+      json_file.close();
+      if (!json_file) usage("--json", "cannot write " + json_path_);
+    }
+    return report.exit_code();
   }
 
  private:
@@ -130,6 +146,7 @@ class CheckCommand final : public Subcommand {
   std::string timeout_ = "10";
   std::string show_ = "3";
   std::string progress_ = "5";
+  std::string json_path_;
 };
 
 }  // namespace

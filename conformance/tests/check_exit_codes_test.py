@@ -6,31 +6,49 @@ garbage, answer the wrong id, or end badly. A good adapter exits 0.
     check_exit_codes_test.py RETRY_POLICY PYTHON ADAPTER_PY WORK_DIR
 """
 
+import json
 import os
 import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 failures = []
 
 
-def check(rp, args, code, says, timeout=120):
+def check(rp, args, code, says, timeout=120, verdict=None):
+    """check's exit code and what it says; with `verdict`, a run that got as
+    far as the adapter, whose JSON report (--json) must give that verdict
+    and say `says` in its adapter_failure or usage_error."""
     started = time.monotonic()
-    try:
-        run = subprocess.run([rp, "check", *args], stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        failures.append(f"{args}: still running after {timeout} s")
-        return
-    output = run.stdout.decode("utf-8", "replace")
-    print(f"--- {args} -> {run.returncode} in {time.monotonic() - started:.1f} s")
-    print(output[-1500:])
-    if run.returncode != code:
-        failures.append(f"{args}: exit {run.returncode}, expected {code}")
-    if says not in output:
-        failures.append(f"{args}: output does not say {says!r}")
+    with tempfile.TemporaryDirectory() as work:
+        report_file = os.path.join(work, "report.json")
+        extra = ["--json", report_file] if verdict else []
+        try:
+            run = subprocess.run([rp, "check", *extra, *args], stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            failures.append(f"{args}: still running after {timeout} s")
+            return
+        output = run.stdout.decode("utf-8", "replace")
+        print(f"--- {args} -> {run.returncode} in {time.monotonic() - started:.1f} s")
+        print(output[-1500:])
+        if run.returncode != code:
+            failures.append(f"{args}: exit {run.returncode}, expected {code}")
+        if not verdict:
+            if says not in output:
+                failures.append(f"{args}: output does not say {says!r}")
+            return
+        with open(report_file, encoding="utf-8") as f:
+            report = json.load(f)
+    why = report["adapter_failure"] or report["usage_error"] or ""
+    if (report["verdict"], report["exit_code"]) != (verdict, code):
+        failures.append(f"{args}: the JSON report says {report['verdict']}, "
+                        f"exit {report['exit_code']}; expected {verdict}, {code}")
+    if says not in why:
+        failures.append(f"{args}: the JSON report's failure {why!r} does not say {says!r}")
 
 
 def main(rp, python, adapter, work):
@@ -38,7 +56,7 @@ def main(rp, python, adapter, work):
     py = shlex.quote(python)
     small = ["--cases", "50", "--no-vectors", "--seed", "7"]
 
-    check(rp, ["--impl", good, *small], 0, "AGREE")
+    check(rp, ["--impl", good, *small], 0, "", verdict="agree")
     check(rp, [], 2, "retry-policy check: --impl: required: the command that starts the adapter")
     check(rp, ["--impl", good, "--cases", "-1"], 2, "--cases: must be 0 or more, got -1")
     check(rp, ["--impl", good, "--timeout", "0"], 2, "--timeout")
@@ -53,7 +71,7 @@ def main(rp, python, adapter, work):
     check(rp, ["--impl", good, *small, "--progress-every", "0.001"], 0,
           "requests answered, 0 differ; generated case")
     check(rp, ["--impl", good, "--vectors", "/nonexistent/vectors.jsonl", "--cases", "0"], 2,
-          "cannot read vector file")
+          "cannot read vector file", verdict="usage")
     # A usage error is not blamed on the adapter.
     run = subprocess.run([rp, "check", "--impl", good, "--vectors", "/nonexistent/vectors.jsonl"],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
@@ -67,29 +85,33 @@ def main(rp, python, adapter, work):
     check(alone, ["--impl", good, "--cases", "1"], 2,
           f"no vector files (*.jsonl) are in {os.path.join(work, 'share', 'acemq_retry', 'vectors')}")
     # Exits at once: end of output before any answer.
-    check(rp, ["--impl", f"{py} -c 'pass'", *small], 2, "ADAPTER FAILED")
-    check(rp, ["--impl", "/nonexistent/adapter", *small], 2, "exit status 127")
+    check(rp, ["--impl", f"{py} -c 'pass'", *small], 2, "the adapter ", verdict="adapter failed")
+    check(rp, ["--impl", "/nonexistent/adapter", *small], 2, "exit status 127",
+          verdict="adapter failed")
     # Crashes part-way: answers one line properly (with the real adapter's
     # code), then dies.
     here = shlex.quote(os.path.dirname(os.path.abspath(adapter)))
     check(rp, ["--impl", f"cd {here} && {py} -c 'import sys, adapter\n"
                "line = sys.stdin.buffer.readline().rstrip(b\"\\n\")\n"
                "print(adapter.answer_line(line), flush=True)\nsys.exit(3)'", *small],
-          2, "exit status 3")
+          2, "exit status 3", verdict="adapter failed")
     # Hangs: reads and never answers. The timeout must catch it, and fast.
     started = time.monotonic()
-    check(rp, ["--impl", "sleep 300", "--timeout", "1", *small], 2, "gave no answer within 1000 ms")
+    check(rp, ["--impl", "sleep 300", "--timeout", "1", *small], 2, "gave no answer within 1000 ms",
+          verdict="adapter failed")
     if time.monotonic() - started > 30:
         failures.append("a hung adapter held check for more than 30 s")
     # Writes something that is not an answer.
     check(rp, ["--impl", f"{py} -c 'import sys\nfor l in sys.stdin: print(\"hello\", flush=True)'",
-               *small], 2, "not a protocol answer (not JSON, at byte 1): hello")
+               *small], 2, "not a protocol answer (not JSON, at byte 1): hello",
+          verdict="adapter failed")
     # Answers with the wrong id.
     check(rp, ["--impl", f"{py} -c 'import sys\nfor l in sys.stdin: "
                "print(\"{\\\"id\\\":-5,\\\"ok\\\":false,\\\"error\\\":\\\"x\\\"}\", flush=True)'",
-               *small], 2, "answered id -5")
+               *small], 2, "answered id -5", verdict="adapter failed")
     # Answers everything, then exits 1 at the end of its input.
-    check(rp, ["--impl", f"{good}; exit 1", *small], 2, "exit status 1")
+    check(rp, ["--impl", f"{good}; exit 1", *small], 2, "exit status 1",
+          verdict="adapter failed")
 
     for failure in failures:
         print("FAIL:", failure)

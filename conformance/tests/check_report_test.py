@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""`retry-policy check`'s report, as a port's author reads it.
+"""`retry-policy check`'s report, as a port's author (and a program, through
+`--json`) reads it: the assertions read the JSON report, and hold the
+console's counts to it.
 
 - A failing run shows distinct smallest requests: two mismatches that shrink
   to the same request (ids aside, the policy as the core reads it) are
@@ -15,35 +17,29 @@
 """
 
 import json
-import re
+import os
 import shlex
 import subprocess
 import sys
+import tempfile
 
 failures = []
 
 
 def check(rp, *args):
-    run = subprocess.run([rp, "check", *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         timeout=600)
-    return run.returncode, run.stdout.decode("utf-8", "replace")
+    """check's exit code, its console report, and its JSON report (--json)."""
+    with tempfile.TemporaryDirectory() as work:
+        report_file = os.path.join(work, "report.json")
+        run = subprocess.run([rp, "check", "--json", report_file, *args], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, timeout=600)
+        with open(report_file, encoding="utf-8") as f:
+            report = json.load(f)
+    return run.returncode, run.stdout.decode("utf-8", "replace"), report
 
 
 def expect(condition, message):
     if not condition:
         failures.append(message)
-
-
-def shrunk_requests(report):
-    """The smallest request of each fully shown mismatch, without its id."""
-    lines = report.splitlines()
-    out = []
-    for i, line in enumerate(lines):
-        if line.startswith("  shrunk in ") and i + 1 < len(lines):
-            request = json.loads(lines[i + 1].split("request:", 1)[1])
-            request.pop("id", None)
-            out.append(json.dumps(request, sort_keys=True))
-    return out
 
 
 def main(rp, python, port, test_adapters):
@@ -52,38 +48,52 @@ def main(rp, python, port, test_adapters):
 
     # Seed 5 makes several mismatches that shrink to one request within its
     # first 500 cases (8 shrunk, to 3 distinct), a tenth of a default run.
-    code, report = check(rp, "--no-vectors", "--cases", "500", "--seed", "5", "--show", "3",
-                         "--impl", f"{py} {drifted} draw-on-null")
-    print(report[-3000:])
-    expect(code == 1, f"drifted port: exit {code}, expected 1")
-    shown = shrunk_requests(report)
-    expect(len(shown) == len(set(shown)), f"the same smallest request shown twice: {shown}")
-    expect("MISMATCH #3" in report, "three distinct mismatches shown")
-    expect("shrinks to the same request as mismatch #" in report,
+    code, console, report = check(rp, "--no-vectors", "--cases", "500", "--seed", "5", "--show",
+                                  "3", "--impl", f"{py} {drifted} draw-on-null")
+    print(console[-3000:])
+    expect(code == 1 and report["exit_code"] == 1 and report["verdict"] == "different",
+           f"drifted port: exit {code}, verdict {report['verdict']}, expected 1, different")
+    shrunk = [m for m in report["mismatches"] if m["shrunk"]]
+    smallest = [json.dumps({k: v for k, v in json.loads(m["shrunk"]["request"]).items()
+                            if k != "id"}, sort_keys=True) for m in shrunk]
+    expect(len(smallest) == len(set(smallest)), f"the same smallest request shown twice: {smallest}")
+    expect(len(shrunk) == 3 == report["distinct_smallest_requests"],
+           "three distinct mismatches shown, shrunk")
+    repeats = [m for m in report["mismatches"] if m["same_as"] is not None]
+    expect(repeats and all(1 <= m["same_as"] <= 3 for m in repeats),
            "a repeated mismatch says which one it repeats")
-    expect(re.search(r"\(\d+ shrunk, to 3 distinct smallest requests\)", report),
-           "the verdict counts the distinct requests")
+    expect(report["shrunk"] == len(shrunk) + len(repeats),
+           f"{report['shrunk']} shrunk: every shrunk mismatch is shown or repeats one")
+    expect(f"({report['shrunk']} shrunk, to 3 distinct smallest requests)" in console,
+           "the console's verdict counts what the JSON report counts")
 
-    code, report = check(rp, "--no-vectors", "--seed", "20261201", "--impl",
-                         f"{shlex.quote(rp)} serve")
-    print(report[-6000:])
-    expect(code == 0, f"the core's serve: exit {code}, expected 0")
-    reached = report.split("What the agreeing answers reached", 1)[-1]
-    rows = re.findall(r"^ +(\d+)  (.+)$", reached, re.M)
-    expect(len(rows) >= 50, f"{len(rows)} rows of coverage: expected 13 regimes and 40 rules")
-    for count, name in rows:
-        expect(int(count) > 0, f"not reached in 5000 cases at seed 20261201: {name}")
+    code, console, report = check(rp, "--no-vectors", "--seed", "20261201", "--impl",
+                                  f"{shlex.quote(rp)} serve")
+    print(console[-6000:])
+    expect(code == 0 and report["verdict"] == "agree", f"the core's serve: exit {code}, expected 0")
+    coverage = report["coverage"]
+    rows = [row for table in coverage.values() for row in table]
+    expect(len(rows) >= 50, f"{len(rows)} rows of coverage: expected regimes, ids and rules")
+    for row in rows:
+        expect(row["count"] > 0, f"not reached in 5000 cases at seed 20261201: {row['name']}")
+    for rule in coverage["invalid_rules"]:
+        expect(rule["variants_reached"] == rule["variants"] > 0,
+               f"{rule['name']}: {rule['variants_reached']} of {rule['variants']} variants sent")
+    regimes = [row["name"] for row in coverage["regimes"]]
     for regime in ("capped", "multiplier below 1", "-0.0", "overflow", "subnormal",
                    "message age at max_message_age", "huge attempt", "replay with skipped draws",
-                   "within 2^-40 of 1", "with an age limit on a walk", "settles at 2^20"):
-        expect(any(regime in name for _, name in rows), f"no row for {regime}")
-    for number in ("9007199254740993 (2^53 + 1)", "9223372036854775807 (int64 max)",
-                   "18446744073709551616 (2^64)", "-0.0 (negative zero)", "5e-324 ("):
-        expect(any(name.startswith(number) for _, name in rows), f"no row for the id {number}")
+                   "within 2^-40 of 1", "with an age limit on a walk", "settles at 2^20",
+                   "last word of an MT19937 refill", "past MT19937's first refill"):
+        expect(any(regime in name for name in regimes), f"no row for {regime}")
+    ids = [row["name"] for row in coverage["numeric_ids"]]
+    for number in ("2^53 + 1", "int64 max", "2^64", "negative zero", "the least subnormal"):
+        expect(number in ids, f"no row for the id {number}")
 
-    code, report = check(rp, "--no-vectors", "--cases", "20", "--seed", "3", "--impl", adapter)
-    expect(code == 0 and "<- NOT REACHED" in report,
-           "a run of 20 cases says what it did not reach")
+    code, console, report = check(rp, "--no-vectors", "--cases", "20", "--seed", "3", "--impl",
+                                  adapter)
+    expect(code == 0 and any(row["count"] == 0 for row in report["coverage"]["regimes"]),
+           "a run of 20 cases counts what it did not reach")
+    expect("<- NOT REACHED" in console, "and the console says so")
 
     for failure in failures:
         print("FAIL:", failure)
