@@ -17,11 +17,14 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "acemq/model/regimes.hpp"
 #include "conformance/check/coverage.hpp"
 #include "conformance/protocol/answer.hpp"
 #include "conformance/protocol/limits.hpp"
+#include "conformance/protocol/policy_spec.hpp"
+#include "conformance/protocol/request.hpp"
 #include "conformance/protocol/respond.hpp"
 
 namespace acemq::conformance {
@@ -134,6 +137,52 @@ TEST(CaseGenerator, ReplaysSkipToTheRefillsOfRubysGenerator) {
     EXPECT_GE(to_last_word, 40) << "seed " << seed;
     EXPECT_GE(past_first, 60) << "seed " << seed;
     EXPECT_GE(most, 1) << "seed " << seed;
+  }
+}
+
+// Every op and every member of the protocol's one table (protocol_ops, and
+// every policy form with each of its fields and the copies) is sent in valid
+// requests of a default run, unless the table says why check never sends
+// it: an op or a member the generator stops sending, or one added to the
+// protocol and never to the generator, fails here.
+TEST(CaseGenerator, ReachesEveryOpAndMemberOfTheProtocolsTable) {
+  CaseGenerator generator(kSeed, Profile::full);
+  std::set<std::string> sent;  // "op", "op.member", "factory.field"
+  for (int i = 1; i <= 5000; ++i) {
+    const GeneratedCase c = generator.next(i);
+    if (c.kind != CaseKind::valid) continue;
+    const auto* request = std::get_if<Request>(&c.parsed);
+    ASSERT_NE(request, nullptr) << c.line.substr(0, 300);
+    const nlohmann::json line = nlohmann::json::parse(c.line);
+    const std::string op = line.at("op").get<std::string>();
+    sent.insert(op);
+    for (const auto& [member, value] : line.items()) sent.insert(op + "." + member);
+    const nlohmann::json& policy = line.at("policy");
+    const std::string form = policy.value("factory", std::string("constructor"));
+    for (const auto& [member, value] : policy.items()) sent.insert(form + "." + member);
+  }
+  for (const OpMembers& op : protocol_ops()) {
+    if (!op.not_sent_by_check.empty()) {
+      EXPECT_EQ(sent.count(std::string(op.name)), 0U) << op.name << " is marked never sent";
+      continue;
+    }
+    EXPECT_EQ(sent.count(std::string(op.name)), 1U) << "op never sent: " << op.name;
+    for (const std::string_view member : op.members) {
+      EXPECT_EQ(sent.count(std::string(op.name) + "." + std::string(member)), 1U)
+          << "member never sent: " << op.name << "." << member;
+    }
+  }
+  for (const Factory& factory : factories()) {
+    const std::string form =
+        factory.form == Form::constructor ? "constructor" : std::string(factory.name);
+    for (const FactoryField& field : factory.fields) {
+      EXPECT_EQ(sent.count(form + "." + std::string(field.member)), 1U)
+          << "policy field never sent: " << form << "." << field.member;
+    }
+    for (const std::string_view copy : kCopyMembers) {
+      EXPECT_EQ(sent.count(form + "." + std::string(copy)), 1U)
+          << "copy never sent: " << form << "." << copy;
+    }
   }
 }
 

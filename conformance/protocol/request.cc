@@ -264,6 +264,8 @@ struct OpRow {
   std::string_view name;
   std::span<const std::string_view> members;
   Op (*read)(const json& request);
+  // Why `retry-policy check` never sends this op, if it does not.
+  std::string_view not_sent_by_check = {};
 };
 
 // In Op's order, so that op_name can index it.
@@ -272,7 +274,9 @@ constexpr OpRow kOps[] = {
     {"next_delay", kNextDelayMembers, [](const json& r) -> Op { return next_delay_call(r); }},
     {"jittered", kJitteredMembers, [](const json& r) -> Op { return jittered_call(r); }},
     {"replay", kReplayMembers, [](const json& r) -> Op { return replay_call(r); }},
-    {"sample", kSampleMembers, [](const json& r) -> Op { return sample_call(r); }},
+    {"sample", kSampleMembers, [](const json& r) -> Op { return sample_call(r); },
+     "its answers are the port's own random draws, which check cannot compare; "
+     "retry-policy stats sends it and judges them"},
 };
 
 const OpRow& op_of(const json& request) {
@@ -357,6 +361,12 @@ json parse_json(std::string_view line) {
 }  // namespace
 
 std::string_view op_name(const Op& op) { return kOps[op.index()].name; }
+
+std::vector<OpMembers> protocol_ops() {
+  std::vector<OpMembers> ops;
+  for (const OpRow& row : kOps) ops.push_back({row.name, row.members, row.not_sent_by_check});
+  return ops;
+}
 
 ParsedLine parse_request(std::string_view line) {
   json id;  // null until the request is known to have one

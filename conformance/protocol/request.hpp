@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -69,6 +70,17 @@ using Op = std::variant<ScheduleCall, NextDelayCall, JitteredCall, ReplayCall, S
 
 // The op's name on the wire: "schedule", "next_delay", ...
 std::string_view op_name(const Op& op);
+
+// The protocol's ops as its one table holds them, each with every member a
+// request of it takes (id, op and policy included) and, for an op `check`
+// never sends, why: for the tools that must reach them all (the case
+// generator's test holds it to this table).
+struct OpMembers {
+  std::string_view name;
+  std::span<const std::string_view> members;
+  std::string_view not_sent_by_check;
+};
+std::vector<OpMembers> protocol_ops();
 
 // nlohmann::json's destructor may allocate (it destroys nested values
 // iteratively, with a stack), which clang-tidy reports against this struct.
