@@ -216,6 +216,38 @@ TEST(ProtocolLines, ANulByteOrTrailingBytesMakeTheLineMalformed) {
 
 // A line is parsed once into a typed Request: the form and its fields, the
 // copies, the op's own members with their defaults.
+// A line that is no JSON value is told apart by where the reader stopped
+// (its error id and byte), never by the reader's message: one row a kind.
+TEST(ProtocolLines, MalformedLinesSayWhyByWhereTheReaderStopped) {
+  const struct {
+    std::string line;
+    std::string says;
+  } rows[] = {
+      {"{} {}", "more than one JSON value, at column 4"},
+      {R"({"a":1}})", "more than one JSON value, at column 8"},
+      {R"({"id":1)", "ends inside a JSON value (truncated?)"},
+      {R"({"id":"abc)", "ends inside a JSON value (truncated?)"},
+      {R"({"id":"\ud800"})", "a string holds a lone surrogate (\\ud800 to \\udfff), at column 14"},
+      {R"({"id":"\udc00x"})", "a string holds a lone surrogate"},
+      {R"({"id":"\q"})", "a string holds an invalid escape, at column 9"},
+      {"{\"id\":\"a\tb\"}", "a string holds an unescaped control character, at column 9"},
+      {"{\"id\":\"\xff\"}", "a string holds invalid UTF-8, at column 8"},
+      {"{\"id\":\"\xc3\"}", "a string holds invalid UTF-8, at column 9"},
+      {R"({"id":-})", "a malformed number, at column 8"},
+      {R"({"id":01})", "a malformed number, at column 8"},
+      {R"({"id":NaN})", "bare NaN or Infinity, at column 7"},
+      {R"({"id":-Infinity})", "bare NaN or Infinity, at column 8"},
+      {R"({"id":-1e400})", "the number -1e400 is beyond binary64's range"},
+      {R"({"id":tru})", "not JSON, at column 10"},
+      {"[1,]", "not JSON, at column 4"},
+      {"   ", "empty; a request is one JSON object"},
+  };
+  for (const auto& row : rows) {
+    EXPECT_NE(error_of(row.line).find("line: " + row.says), std::string::npos)
+        << row.line << " -> " << error_of(row.line);
+  }
+}
+
 TEST(ProtocolRequests, ALineParsesIntoATypedRequest) {
   const ParsedLine parsed = parse_request(
       R"({"id":"x","op":"next_delay","policy":{"factory":"fixed","max_attempts":4,"delay":2.5,)"

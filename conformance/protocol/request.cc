@@ -297,43 +297,132 @@ std::string too_long_message(std::size_t bytes) {
          std::to_string(kMaxLineBytes);
 }
 
-// Why a line is not one JSON value, in the protocol's words. The JSON
-// reader's message is only looked at to tell the cases apart; none of its
-// text reaches the answer.
-std::string malformed(std::string_view line, const json::exception& e) {
-  const std::string_view what = e.what();
-  const auto says = [&](std::string_view text) {
-    return what.find(text) != std::string_view::npos;
-  };
-  if (e.id == 406) {  // out_of_range.406: number overflow parsing '<literal>'
-    const std::size_t open = what.find('\'');
-    const std::size_t close = what.rfind('\'');
-    const std::string literal =
-        open < close ? std::string(what.substr(open + 1, close - open - 1)) : std::string("?");
-    return "the number " + clipped(literal) +
-           " is beyond binary64's range (write \"Infinity\" for an infinite value)";
+// Where the JSON reader stopped on a line that is not one JSON value: its
+// error id and the bytes it had read (the byte it stopped at is the last),
+// from a SAX pass that builds nothing. The token it reports is read only for
+// a number beyond binary64, where it is the literal; elsewhere it holds what
+// the lexer buffered, not the token alone.
+struct JsonStop {
+  int id = 0;
+  std::size_t read = 0;
+  std::string token;
+};
+
+class StopFinder final : public json::json_sax_t {
+ public:
+  bool null() override { return true; }
+  bool boolean(bool /*value*/) override { return true; }
+  bool number_integer(json::number_integer_t /*value*/) override { return true; }
+  bool number_unsigned(json::number_unsigned_t /*value*/) override { return true; }
+  bool number_float(json::number_float_t /*value*/, const json::string_t& /*text*/) override {
+    return true;
   }
-  std::size_t column = 0;
-  if (const auto* parse = dynamic_cast<const json::parse_error*>(&e)) column = parse->byte;
-  const std::string at = " at column " + std::to_string(column);
+  bool string(json::string_t& /*value*/) override { return true; }
+  bool binary(json::binary_t& /*value*/) override { return true; }
+  bool start_object(std::size_t /*size*/) override { return true; }
+  bool key(json::string_t& /*value*/) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t /*size*/) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string& last_token,
+                   const json::exception& error) override {
+    stop = {error.id, position, last_token};
+    return false;
+  }
+
+  JsonStop stop;
+};
+
+unsigned byte_at(std::string_view line, std::size_t i) {
+  return static_cast<unsigned char>(line[i]);
+}
+
+// Whether line[i] is inside a string: after an opening quote not yet closed.
+bool inside_string(std::string_view line, std::size_t i) {
+  bool inside = false;
+  for (std::size_t k = 0; k < i; ++k) {
+    if (!inside) {
+      inside = line[k] == '"';
+    } else if (line[k] == '\\') {
+      ++k;
+    } else if (line[k] == '"') {
+      inside = false;
+    }
+  }
+  return inside;
+}
+
+// Whether the reader stopped on a byte of invalid UTF-8, or on the byte
+// after a multi-byte sequence it cut short.
+bool stopped_in_utf8(std::string_view line, std::size_t i) {
+  if (byte_at(line, i) >= 0x80) return true;
+  std::size_t continuation = 0;
+  std::size_t lead = i;
+  while (lead > 0 && (byte_at(line, lead - 1) & 0xC0U) == 0x80 && continuation < 3) {
+    --lead;
+    ++continuation;
+  }
+  if (lead == 0 || byte_at(line, lead - 1) < 0xC0) return false;
+  const unsigned first = byte_at(line, lead - 1);
+  const std::size_t needed = first >= 0xF0 ? 3 : first >= 0xE0 ? 2 : 1;
+  return continuation < needed;
+}
+
+// Whether a \uXXXX escape naming a surrogate ends just before line[i].
+bool after_surrogate_escape(std::string_view line, std::size_t i) {
+  for (std::size_t at = i >= 7 ? i - 7 : 0; at + 6 <= i + 1 && at + 2 < line.size(); ++at) {
+    if (line[at] != '\\' || line[at + 1] != 'u') continue;
+    const char high = line[at + 2];
+    const char next = at + 3 < line.size() ? line[at + 3] : ' ';
+    if ((high == 'd' || high == 'D') &&
+        std::string_view("89abcdefABCDEF").find(next) != std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool number_byte(char c) {
+  return std::isdigit(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '+' || c == '.' ||
+         c == 'e' || c == 'E';
+}
+
+// Why a line is not one JSON value, in the protocol's words, told apart by
+// the reader's error id and the bytes where it stopped; none of the
+// reader's own text reaches the answer.
+std::string malformed(std::string_view line) {
   if (line.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return "empty; a request is one JSON object";
   }
-  if (says("expected end of input")) return "more than one JSON value," + at;
-  if (says("unexpected end of input") || says("missing closing quote")) {
-    return "ends inside a JSON value (truncated?)";
+  StopFinder finder;
+  json::sax_parse(line.begin(), line.end(), &finder);
+  const JsonStop& stop = finder.stop;
+  if (stop.id == 406) {  // out_of_range.406: a number beyond binary64, the token its literal
+    return "the number " + clipped(stop.token) +
+           " is beyond binary64's range (write \"Infinity\" for an infinite value)";
   }
-  if (says("ill-formed UTF-8")) return "a string holds invalid UTF-8," + at;
-  if (says("surrogate")) return "a string holds a lone surrogate (\\ud800 to \\udfff)," + at;
-  if (says("control character")) return "a string holds an unescaped control character," + at;
-  if (says("invalid string")) return "a string holds an invalid escape," + at;
-  if (says("invalid number")) return "a malformed number," + at;
-  if (says("invalid literal") && column >= 1 && column <= line.size()) {
-    const std::string_view rest = line.substr(column - 1);
-    if (rest.starts_with("NaN") || rest.starts_with("Infinity") || rest.starts_with("-Infinity")) {
-      return "bare NaN or Infinity," + at + "; write the strings \"NaN\", \"Infinity\"";
+  // The reader read past the last byte: the line ends inside a value.
+  if (stop.read == 0 || stop.read > line.size()) return "ends inside a JSON value (truncated?)";
+  const std::size_t i = stop.read - 1;  // the byte it stopped at
+  const std::string at = " at column " + std::to_string(stop.read);
+  if (i > 0 && json::accept(line.substr(0, i))) return "more than one JSON value," + at;
+  if (inside_string(line, i)) {
+    if (stopped_in_utf8(line, i)) return "a string holds invalid UTF-8," + at;
+    if (byte_at(line, i) < 0x20) return "a string holds an unescaped control character," + at;
+    if (after_surrogate_escape(line, i)) {
+      return "a string holds a lone surrogate (\\ud800 to \\udfff)," + at;
     }
+    return "a string holds an invalid escape," + at;
   }
+  const std::string_view rest = line.substr(i);
+  const bool after_minus = i > 0 && line[i - 1] == '-';
+  if (rest.starts_with("NaN") || rest.starts_with("Infinity")) {
+    return "bare NaN or Infinity," + at + "; write the strings \"NaN\", \"Infinity\"";
+  }
+  if (after_minus && rest.starts_with("Infinity")) {
+    return "bare NaN or Infinity," + at + "; write the strings \"NaN\", \"Infinity\"";
+  }
+  if (i > 0 && number_byte(line[i - 1])) return "a malformed number," + at;
   return "not JSON," + at;
 }
 
@@ -353,8 +442,8 @@ json parse_json(std::string_view line) {
   if (line.starts_with("\xEF\xBB\xBF")) fail("line", "starts with a byte-order mark");
   try {
     return json::parse(line.begin(), line.end());
-  } catch (const json::exception& e) {
-    fail("line", malformed(line, e));
+  } catch (const json::exception&) {
+    fail("line", malformed(line));
   }
 }
 
