@@ -76,7 +76,7 @@ class CheckCommand final : public Subcommand {
             "1: an answer differs; 2: a usage error, or the adapter died or misbehaved")) {
     value_option("--impl", options_.command,
                  "the adapter, a shell command speaking the protocol (required)");
-    value_option("--cases", cases_, "generated requests (default 5000)");
+    value_option("--cases", cases_, "generated requests (default " + cases_ + ")");
     value_option("--seed", seed_, "generator seed (default: random, printed)");
     app()
         .add_option("--vectors", vectors_,
@@ -87,12 +87,14 @@ class CheckCommand final : public Subcommand {
     app().add_flag("--reference-profile,--valid-only", reference_profile_,
                    "send only valid requests on which the contract and the Ruby reference agree "
                    "(for checking the reference itself, which does not validate)");
-    value_option("--timeout", timeout_, "seconds to wait for each answer (default 10)");
-    value_option("--show", show_, "distinct mismatches to shrink and show in full (default 3)");
+    value_option("--timeout", timeout_,
+                 "seconds to wait for each answer (default " + timeout_ + ")");
+    value_option("--show", show_,
+                 "distinct mismatches to shrink and show in full (default " + show_ + ")");
     app().add_flag("--fail-fast", options_.fail_fast,
                    "stop at the first answer that differs, exit 1, send no more");
     value_option("--progress-every", progress_,
-                 "seconds between progress lines on stderr (default 5)");
+                 "seconds between progress lines on stderr (default " + progress_ + ")");
     value_option("--json", json_path_,
                  "also write the report as JSON to this file (verdict, counts, mismatches, "
                  "coverage), for a program to read");
@@ -138,14 +140,15 @@ class CheckCommand final : public Subcommand {
 
  private:
   CheckOptions options_;
-  std::string cases_ = "5000";
+  // The defaults are CheckOptions', as typed.
+  std::string cases_ = flag_text(CheckOptions{}.cases);
   std::string seed_;
   std::vector<std::string> vectors_;
   bool no_vectors_ = false;
   bool reference_profile_ = false;
-  std::string timeout_ = "10";
-  std::string show_ = "3";
-  std::string progress_ = "5";
+  std::string timeout_ = flag_text(CheckOptions{}.timeout);
+  std::string show_ = flag_text(std::int64_t{CheckOptions{}.shrink_shown});
+  std::string progress_ = flag_text(CheckOptions{}.progress_interval);
   std::string json_path_;
 };
 

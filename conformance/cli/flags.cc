@@ -53,6 +53,18 @@ std::chrono::milliseconds timeout_flag(std::string_view flag, const std::string&
   return std::chrono::milliseconds(std::llround(timeout * 1000.0));
 }
 
+std::string flag_text(std::int64_t value) { return std::to_string(value); }
+
+std::string flag_text(double value) {
+  char text[32];
+  const auto result = std::to_chars(text, text + sizeof text, value);
+  return {text, result.ptr};
+}
+
+std::string flag_text(std::chrono::milliseconds value) {
+  return flag_text(static_cast<double>(value.count()) / 1000.0);
+}
+
 std::uint64_t random_seed() {
   std::random_device device;
   return (static_cast<std::uint64_t>(device()) << 32U) | device();

@@ -41,6 +41,13 @@ std::uint64_t seed_flag(std::string_view flag, const std::string& text);
 inline constexpr double kMinTimeoutSeconds = 0.01;
 std::chrono::milliseconds timeout_flag(std::string_view flag, const std::string& text);
 
+// A default as a person would type it, from the options struct's own value,
+// so that a flag's default and its help can never drift from the struct:
+// 5000, 0.5, and a timeout in seconds (10).
+std::string flag_text(std::int64_t value);
+std::string flag_text(double value);
+std::string flag_text(std::chrono::milliseconds value);
+
 // A seed for a run that was given none, printed so it can be replayed.
 std::uint64_t random_seed();
 

@@ -26,24 +26,28 @@ class StatsCommand final : public Subcommand {
     value_option("--impl", options_.command,
                  "the adapter, a shell command speaking the protocol (with the sample op; "
                  "required)");
-    value_option("--n", n_, "draws a cell (default 1000000)");
+    value_option("--n", n_,
+                 "draws a cell (default " + flag_text(std::int64_t{kPortStatsSamples}) + ")");
     app().add_flag("--quick", quick_,
-                   "n 524288 a cell: a size for a port's CI that still sees a 32-bit source");
+                   "n " + flag_text(std::int64_t{kPortStatsQuickSamples}) +
+                       " a cell: a size for a port's CI that still sees a 32-bit source");
     value_option("--report-dir", options_.report_dir,
-                 "where the report goes (default stats-report)");
+                 "where the report goes (default " + options_.report_dir + ")");
     value_option("--timeout", timeout_,
-                 "seconds to wait for each answer of up to 65536 draws (default 60)");
+                 "seconds to wait for each answer of up to 65536 draws (default " + timeout_ + ")");
     value_option("--progress-every", progress_,
-                 "seconds between progress lines on stderr (default 10)");
+                 "seconds between progress lines on stderr (default " + progress_ + ")");
     value_option("--min-bits", min_bits_,
                  "accept a source of this many bits of resolution or more, knowingly below the "
-                 "contract's 53 (default 53; docs/contract.md section 5)");
+                 "contract's 53 (default " +
+                     min_bits_ + "; docs/contract.md section 5)");
     value_option("--processes", processes_,
                  "start this many adapter processes at once and judge their first draws: "
-                 "a fleet must not share its streams (default 16; 1 leaves the fleet out)");
+                 "a fleet must not share its streams (default " +
+                     processes_ + "; 1 leaves the fleet out)");
     value_option("--threads", threads_,
-                 "draw one more cell by this many threads at once (sample's threads; default 4; "
-                 "1 leaves it out)");
+                 "draw one more cell by this many threads at once (sample's threads; default " +
+                     threads_ + "; 1 leaves it out)");
   }
 
   int run() override {
@@ -110,11 +114,12 @@ class StatsCommand final : public Subcommand {
   PortStatsOptions options_;
   std::string n_;
   bool quick_ = false;
-  std::string timeout_ = "60";
-  std::string progress_ = "10";
-  std::string min_bits_ = "53";
-  std::string processes_ = std::to_string(stats::kFleetProcesses);
-  std::string threads_ = std::to_string(kPortStatsThreads);
+  // The defaults are PortStatsOptions', as typed.
+  std::string timeout_ = flag_text(PortStatsOptions{}.timeout);
+  std::string progress_ = flag_text(PortStatsOptions{}.progress_interval);
+  std::string min_bits_ = flag_text(std::int64_t{PortStatsOptions{}.min_bits});
+  std::string processes_ = flag_text(std::int64_t{PortStatsOptions{}.processes});
+  std::string threads_ = flag_text(std::int64_t{PortStatsOptions{}.threads});
 };
 
 }  // namespace

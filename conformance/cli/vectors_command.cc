@@ -18,7 +18,7 @@ class VectorsCommand final : public Subcommand {
       : Subcommand(parent.add_subcommand(
             "vectors",
             "Write generated requests, each with the C++ core's answer, as JSON lines")) {
-    value_option("--cases", cases_, "how many (default 1000)");
+    value_option("--cases", cases_, "how many (default " + cases_ + ")");
     value_option("--seed", seed_, "generator seed (default: random)");
     app().add_flag("--reference-profile,--valid-only", reference_,
                    "only requests the Ruby reference answers the same way");
@@ -62,7 +62,8 @@ class VectorsCommand final : public Subcommand {
   }
 
  private:
-  std::string cases_ = "1000";
+  // The default count, named once for the flag and its help.
+  std::string cases_ = flag_text(std::int64_t{1000});
   std::string seed_;
   bool reference_ = false;
 };
