@@ -183,10 +183,9 @@ TEST(ResolutionTest, MinBitsAcceptsTheCoarserSourceKnowingly) {
       "resolution 53 bits: meets the contract's 53 (docs/contract.md §5), above --min-bits 31");
 }
 
-// The grids real libraries put their delays on (issue: google-http-java-client
-// and resilience4j in whole milliseconds read "more than 33 bits"; a
-// 1/2,000,000 grid passed at 10^6), at --quick's n and at 10^6: each read as
-// its own bits, its unit named, and rejected at both.
+// The grids real libraries put their delays on (google-http-java-client and
+// resilience4j in whole milliseconds; a 1/2,000,000 grid), at --quick's n and
+// at 10^6: each read as its own bits, its unit named, and rejected at both.
 TEST(ResolutionTest, TimeUnitGridsAreReadAsTheirBitsAtEveryN) {
   struct Unit {
     double per_second;

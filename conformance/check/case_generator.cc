@@ -511,8 +511,8 @@ ordered_json encode_policy(Dice& d, const PolicyParameters& p) {
 // A far next_delay call (attempt past 2^20 + 1) and its policy, made
 // together so that the walk settles, or fails to, within a step of the
 // protocol's cost limit: there a port that orders the give-up test, the cap
-// exit or the count differently answers a different set of calls. An outside
-// review found 14 of its 16 surviving port mutants here (issue 22).
+// exit or the count differently answers a different set of calls, and most
+// slips a port's author makes there show on no other request.
 struct FarCall {
   amqp::RetryPolicy::Options policy;
   std::int64_t attempt = 0;
@@ -572,9 +572,8 @@ FarCall cap_first_passed_at(Dice& d, std::int64_t exit, bool at_start) {
 }
 
 // Far calls are sent in turn, not by weight, as the malformed lines are: a
-// slip at the limit shows on one exact step, and a drawn step missed it
-// often enough that a whole run sent none (issue 22: 2 of 3 such mutants
-// survived at one seed, killed at another). The t-th far call is row
+// slip at the limit shows on one exact step, which a drawn step misses often
+// enough that a whole run may send none. The t-th far call is row
 // t % rows, variant (t / rows) % variants, so every 9 far calls send each
 // row once.
 struct FarCallRow {
@@ -1332,10 +1331,9 @@ const IdForm kIdForms[] = {
 // binary64 double (JavaScript's JSON.parse, a Python float(id)) or as an
 // int64, each with what it catches; check compares them by value
 // (same_id, conformance/README.md, Requests). Sent in turn, not by weight:
-// a drawn id never came near 2^53, and a port that rounds ids passed 20,000
-// cases. Every kNumericIdEvery-th valid case takes the next row's text
-// instead of its drawn id, after the draw, so every other case's dice are
-// as they were.
+// a drawn id is a case number, nowhere near 2^53. Every kNumericIdEvery-th
+// valid case takes the next row's text instead of its drawn id, after the
+// draw, so every other case's dice are as they were.
 struct NumericId {
   std::string_view name;
   std::string_view text;

@@ -197,7 +197,7 @@ TEST(CaseGenerator, ReferenceProfileSendsOnlyWhatTheReferenceAnswersAlike) {
   }
 }
 
-// Each edge of the cost limit that a port mutant hides behind (issue 22) is
+// Each edge of the cost limit that a port mutant can hide behind is
 // reached a few times in a default run: 5000 cases make 33 far calls, the
 // rows of kFarCalls in turn, which reach the three regimes 17, 7 and 18
 // times at this seed (4 of the age limit's 7 are its row's four turns; other

@@ -1,8 +1,8 @@
 // run_check: `retry-policy check`, a port's adapter against the C++ core.
 //
 // Sends every vector file's requests, then `cases` generated ones, to the
-// adapter one line at a time; answers every request with the core through
-// answer_line; and compares the two answers bit for bit (answer.hpp).
+// adapter one line at a time; answers every request, parsed once, with the
+// core (respond.hpp); and compares the two answers bit for bit (answer.hpp).
 // Mismatches are shrunk (shrink.hpp) by asking the adapter again, until
 // `shrink_shown` distinct smallest requests are printed with both answers;
 // on a pass, what the agreeing answers reached is tallied (coverage.hpp).

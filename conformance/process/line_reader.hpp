@@ -29,7 +29,8 @@ class LineReader {
  private:
   Status read_line(std::string& line, std::size_t& dropped,
                    const std::chrono::steady_clock::time_point* deadline);
-  // Refills the buffer; false at end of input or on error (see status_).
+  // Refills the buffer; false at end of input, on a read error, or past the
+  // deadline, with which one in stop_.
   bool fill(const std::chrono::steady_clock::time_point* deadline);
 
   static constexpr std::size_t kReserveAbove = std::size_t{1} << 20;

@@ -7,7 +7,7 @@ input (conformance/README.md has the protocol). Run by
 
 The adapter is the protocol's second implementation as much as the port's
 test harness: every rule below (what is malformed, which integers are
-accepted, the limits) mirrors conformance/protocol/protocol.cc, because `check`
+accepted, the limits) mirrors conformance/protocol/request.cc, because `check`
 compares the ok-ness of answers to invalid requests too.
 """
 

@@ -11,9 +11,8 @@
 // Unlike the reference, this port validates: bad input throws
 // InvalidParameter, a std::invalid_argument that carries the parameter, the
 // rule and the value as values (invalid_parameter.hpp), and names them in
-// what(). A valid policy
-// with no cap may still overflow to +infinity; that is the reference's answer
-// and it is kept.
+// what(). A valid policy with no cap may still overflow to +infinity; that is
+// the reference's answer and it is kept.
 //
 // Durations are std::chrono::duration<double> in seconds, as the Ruby class
 // speaks Ruby floats; the double inside is the value the contract is about.

@@ -20,10 +20,12 @@ namespace acemq::amqp {
 // Any callable, invoked as an lvalue, whose result converts to double.
 // Whether the value lies in [0, 1) is checked at each draw, not here: a source
 // that drifts out of range is an error at the call that sees it.
+// clang-format 14 reads the concept's `<` as a comparison, and mangles it.
+// clang-format off
 template <typename Source>
 concept UniformSource =
-    std::invocable<Source&> && std::convertible_to < std::invoke_result_t<Source&>,
-double > ;
+    std::invocable<Source&> && std::convertible_to<std::invoke_result_t<Source&>, double>;
+// clang-format on
 
 // The default source. Cheap to construct (it holds nothing); every call reads
 // the calling thread's own pcg64 engine (O'Neill's PCG, from Debian's
