@@ -253,7 +253,7 @@ def test_fails(rp, python, work):
                                     "--quick", "--report-dir", bad], timeout=120)
         expect(f"--report-dir {bad}: exit {status}, expected 2", status == 2)
         expect(f"--report-dir {bad}: does not name the directory",
-               f"--report-dir: " in err and bad in err)
+               "--report-dir: " in err and bad in err)
         expect(f"--report-dir {bad}: the adapter was asked before the directory was checked",
                not os.path.exists(asked))
         expect(f"--report-dir {bad}: took {last_run.get('seconds', 0):.1f} s",

@@ -27,7 +27,6 @@ types: `RetryPolicy.nextDelay(long, double, boolean, DoubleSupplier)`.
 """
 import argparse
 import dataclasses
-import fractions
 import hashlib
 import math
 import pathlib
