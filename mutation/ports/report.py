@@ -5,17 +5,33 @@ import collections
 import subprocess
 
 
-def _commit(root):
+def commit_of(root, port_source):
+    """The commit a port's run measured: HEAD, and whether the code measured
+    (the port, the case generator, this analysis) had uncommitted changes.
+    Others' work elsewhere in the tree is not the port's."""
     try:
         head = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%h"],
                               capture_output=True, text=True, check=True).stdout.strip()
         # The record's own outputs are not the code measured.
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", ".",
-                                ":!mutation/ports/last-run.json", ":!docs/mutation-ports.md"],
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--",
+                                port_source, "conformance/check", "mutation/ports",
+                                ":!mutation/ports/last-run.json",
+                                ":!mutation/ports/equivalents.json"],
                                capture_output=True, text=True, check=True).stdout.strip()
         return head + (" with uncommitted changes" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "an unknown commit"
+
+
+def _hung(p):
+    return sum(1 for r in p["rows"] if r["verdict"] == "killed"
+               and r["detail"].startswith("timeout"))
+
+
+def _count(p, field):
+    """A figure of a port's run; "–" where its analysis has no such count
+    (the schemata ports drop what does not compile before numbering)."""
+    return str(p[field]) if field in p else "–"
 
 
 def _cell(text):
@@ -23,7 +39,6 @@ def _cell(text):
 
 
 def write(run, equivalents, path):
-    root = path.parent.parent
     out = []
     add = out.append
     add("# Mutation analysis of the ports: would `check` notice?\n")
@@ -32,27 +47,35 @@ def write(run, equivalents, path):
         "(or the generators), not this page. -->\n")
     add("`retry-policy check` guards the four languages the core's own suites cannot see. "
         "This analysis\nmeasures how well: it makes the slips a port's author could make in "
-        "the Python and Go ports\n(and their adapters), each one alone, and asks `check`, "
-        "with a fixed seed and its default 5000\ngenerated cases (and no vector files, so "
-        "that the figure is the generator's), whether it notices. "
+        "the Python, Go, Java and .NET\nports (and their adapters), each one alone, and asks "
+        "`check`, with a fixed seed and its default 5000\ngenerated cases (and no vector "
+        "files, so that the figure is the generator's), whether it notices. "
         "A mutant that `check` fails (exit 1, an answer differs;\nexit 2, the adapter died, "
         "hung or wrote a non-answer) is **killed**; one it passes **survived**,\nand is either "
         "**equivalent** (no request can tell it apart: argued in\n"
         "`mutation/ports/equivalents.json`) or a miss. The method is in "
         "[mutation/ports/README.md](../mutation/ports/README.md).\n")
-    add("**Score** = killed / (mutants − equivalents − another harness's). CI gates a fixed "
-        "sample of each\nport at 98%; the nightly workflow runs every mutant.\n")
-    add("## The last full run\n")
-    add(f"On commit `{_commit(root)}`, `check --seed {run['seed']} --cases {run['cases']} "
-        "--no-vectors`, 2 mutants at a time on the 2-core machine.\n")
-    add("| port | mutants | killed | equivalent | another harness's | missed | score | time |")
-    add("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    add("Python and Go are mutated through schemata (every mutant in one build); Java and .NET "
+        "on their\ntext, one compilation a mutant, and a mutant the compiler refuses is "
+        "dropped.\n")
+    add("**Score** = killed / (mutants − did not compile − equivalents − another harness's). "
+        "CI gates a fixed\nsample of the Python and Go ports at 98%; the nightly workflow "
+        "runs every mutant of the four\nports at a new seed each night, and reports.\n")
+    add("## The last full run of each port\n")
+    add("Each with `check --seed S --cases 5000 --no-vectors`, 2 mutants at a time on the "
+        "2-core machine.\n")
+    add("| port | commit | seed | mutants | did not compile | killed (by hanging) | equivalent | "
+        "another harness's | missed | score | time |")
+    add("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for p in run["ports"]:
-        add(f"| {p['port']} | {p['mutants']} | {p['killed']} | {p['equivalent']} | "
-            f"{p['out_of_scope']} | {p['missed'] + p['stale']} | **{p['score']:.1f}%** | "
-            f"{p['seconds']:.0f} s |")
+        add(f"| {p['port']} | `{p.get('commit', 'an earlier commit')}` | {p.get('seed', '?')} | "
+            f"{p['mutants']} | {_count(p, 'not_compiled')} | {p['killed']} "
+            f"({_hung(p)}) | {p['equivalent']} | {p['out_of_scope']} | "
+            f"{p['missed'] + p['stale']} | **{p['score']:.1f}%** | {p['seconds']:.0f} s |")
     add("\n*Another harness's*: mutants of code `check` never runs, such as the `sample` op, "
-        "whose\ndraws `retry-policy stats` judges; they leave the score.\n")
+        "whose\ndraws `retry-policy stats` judges; they leave the score. *By hanging*: killed "
+        "because the\nadapter stopped answering (check's 10 s an answer, or the run's "
+        "limit).\n")
     add("")
     for p in run["ports"]:
         rows = p["rows"]
@@ -62,18 +85,18 @@ def write(run, equivalents, path):
         for r in rows:
             by_operator[r["operator"]][r["verdict"]] += 1
             by_file[r["file"]][r["verdict"]] += 1
-        add("| file | mutants | killed | equivalent | another harness's | missed |")
-        add("| --- | ---: | ---: | ---: | ---: | ---: |")
-        for f, c in sorted(by_file.items()):
-            add(f"| `{f}` | {sum(c.values())} | {c['killed']} | {c['equivalent']} | "
-                f"{c['out of scope']} | {c['survived'] + c['not reached'] + c['stale']} |")
-        add("")
-        add("| operator | mutants | killed | equivalent | another harness's | missed |")
-        add("| --- | ---: | ---: | ---: | ---: | ---: |")
-        for o, c in sorted(by_operator.items()):
-            add(f"| `{o}` | {sum(c.values())} | {c['killed']} | {c['equivalent']} | "
-                f"{c['out of scope']} | {c['survived'] + c['not reached'] + c['stale']} |")
-        add("")
+        text = "not_compiled" in p
+        compiled = " did not compile |" if text else ""
+        for title, groups in (("file", by_file), ("operator", by_operator)):
+            add(f"| {title} | mutants |{compiled} killed | equivalent | another harness's | "
+                "missed |")
+            add("| --- | ---: |" + (" ---: |" if text else "") + " ---: | ---: | ---: | ---: |")
+            for name, c in sorted(groups.items()):
+                dropped = f" {c['not compiled']} |" if text else ""
+                add(f"| `{name}` | {sum(c.values())} |{dropped} {c['killed']} | "
+                    f"{c['equivalent']} | {c['out of scope']} | "
+                    f"{c['survived'] + c['not reached'] + c['stale']} |")
+            add("")
         kills = collections.Counter(r["detail"].split(":")[0] for r in rows
                                     if r["verdict"] == "killed")
         if kills:
