@@ -48,6 +48,7 @@ import tempfile
 import threading
 import time
 
+import report
 import text_mutants
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -434,6 +435,7 @@ def argue(port, mutants, key, why, judged_by=None):
     m = matches[0] if len(matches) == 1 else whole[0]
     key = m["key"] if len(matches) == 1 else key
     change = (f"{m['original']} -> {m['mutant']}" if len(matches) == 1
+              else "the function's one mutant" if len(whole) == 1
               else f"all {len(whole)} mutants of the function")
     entries = [e for e in equivalents.get(port, []) if e["key"] != key]
     entry = {"key": key, "fingerprint": m["fingerprint"], "change": change, "why": why}
@@ -601,7 +603,7 @@ class Journal:
 
 # What a text mutant carries to be applied, not to be read.
 TEXT_ONLY_FIELDS = ("path", "start", "end", "replacement")
-MISSED = ("survived", "not reached", "stale")
+MISSED = report.MISSED
 
 
 def summarise(port, rows, seconds, args):
@@ -620,7 +622,6 @@ def summarise(port, rows, seconds, args):
         if r["verdict"] in MISSED:
             say(f"  {r['verdict'].upper()}  [{r['id']}] {r['key']}\n"
                 f"      {r['original']}  ->  {r['mutant']}   ({r['detail']})")
-    import report  # noqa: PLC0415 - beside this file
     summary = {"port": port.name, "commit": report.commit_of(ROOT, port.source),
                "seed": args.seed, "cases": args.cases, "jobs": args.jobs,
                "mutants": len(rows), "killed": killed, "hung": hung,
@@ -634,7 +635,8 @@ def summarise(port, rows, seconds, args):
 
 def record(summaries):
     """last-run.json with this run's ports replacing their earlier entries,
-    so that `--port java --record` leaves the other ports' runs as they were."""
+    so that `--port java --record` leaves the other ports' runs as they were;
+    each port as report.summary_of keeps it (--json has every row)."""
     previous = json.loads(LAST_RUN.read_text()) if LAST_RUN.exists() else {}
     ports = {}
     for p in previous.get("ports", []):
@@ -643,6 +645,7 @@ def record(summaries):
                 p[field] = previous[field]
         ports[p["port"]] = p
     ports.update({s["port"]: s for s in summaries})
+    ports = {name: report.summary_of(p) for name, p in ports.items()}
     run = {"threshold": THRESHOLD, "ports": [ports[p.name] for p in PORTS if p.name in ports]}
     LAST_RUN.write_text(json.dumps(run, indent=1) + "\n")
     return run
@@ -752,7 +755,6 @@ def main():
                                         indent=1) + "\n")
     if args.record:
         run = record(summaries)
-        import report  # noqa: PLC0415 - beside this file; only --record needs it
         report.write(run, load_equivalents(), REPORT)
         say(f"wrote {LAST_RUN.relative_to(ROOT)} and {REPORT.relative_to(ROOT)}")
     if args.summary or args.report_only:

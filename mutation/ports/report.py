@@ -1,8 +1,44 @@
 """report: writes docs/mutation-ports.md from a recorded run
 (mutation/ports/last-run.json) and the equivalents file, so the page says
-what the last full analysis found and nobody edits it by hand."""
+what the last full analysis found and nobody edits it by hand.
+
+The record keeps each port's counts (by file, by operator, by how the
+killed died) and its missed mutants, not a row for each of its thousands
+of mutants: the page needs no more, and a full record of four ports is
+megabytes rewritten at every run. `--json FILE` writes the full rows."""
 import collections
 import subprocess
+
+MISSED = ("survived", "not reached", "stale")
+
+
+def summary_of(port_run):
+    """A port's run as the record keeps it: its figures, the verdicts
+    counted by file and by operator, the kills by how they died, and the
+    missed mutants in full."""
+    rows = port_run.get("rows")
+    if rows is None:
+        return port_run  # already a summary
+    by_file = collections.defaultdict(collections.Counter)
+    by_operator = collections.defaultdict(collections.Counter)
+    for r in rows:
+        by_file[r["file"]][r["verdict"]] += 1
+        by_operator[r["operator"]][r["verdict"]] += 1
+    kills = collections.Counter(_how_killed(r) for r in rows if r["verdict"] == "killed")
+    summary = {k: v for k, v in port_run.items() if k != "rows"}
+    summary["hung"] = sum(1 for r in rows if r["verdict"] == "killed"
+                          and r["detail"].startswith("timeout"))
+    summary["by_file"] = {f: dict(sorted(c.items())) for f, c in sorted(by_file.items())}
+    summary["by_operator"] = {o: dict(sorted(c.items())) for o, c in sorted(by_operator.items())}
+    summary["kills"] = dict(kills.most_common())
+    summary["missed_mutants"] = [
+        {k: r[k] for k in ("key", "original", "mutant", "verdict", "detail")}
+        for r in rows if r["verdict"] in MISSED]
+    return summary
+
+
+def _how_killed(row):
+    return row["detail"].split(":")[0]
 
 
 def commit_of(root, port_source):
@@ -21,11 +57,6 @@ def commit_of(root, port_source):
         return head + (" with uncommitted changes" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "an unknown commit"
-
-
-def _hung(p):
-    return sum(1 for r in p["rows"] if r["verdict"] == "killed"
-               and r["detail"].startswith("timeout"))
 
 
 def _count(p, field):
@@ -70,7 +101,7 @@ def write(run, equivalents, path):
     for p in run["ports"]:
         add(f"| {p['port']} | `{p.get('commit', 'an earlier commit')}` | {p.get('seed', '?')} | "
             f"{p['mutants']} | {_count(p, 'not_compiled')} | {p['killed']} "
-            f"({_hung(p)}) | {p['equivalent']} | {p['out_of_scope']} | "
+            f"({p['hung']}) | {p['equivalent']} | {p['out_of_scope']} | "
             f"{p['missed'] + p['stale']} | **{p['score']:.1f}%** | {p['seconds']:.0f} s |")
     add("\n*Another harness's*: mutants of code `check` never runs, such as the `sample` op, "
         "whose\ndraws `retry-policy stats` judges; they leave the score. *By hanging*: killed "
@@ -78,31 +109,24 @@ def write(run, equivalents, path):
         "limit).\n")
     add("")
     for p in run["ports"]:
-        rows = p["rows"]
         add(f"### {p['port']}\n")
-        by_operator = collections.defaultdict(collections.Counter)
-        by_file = collections.defaultdict(collections.Counter)
-        for r in rows:
-            by_operator[r["operator"]][r["verdict"]] += 1
-            by_file[r["file"]][r["verdict"]] += 1
         text = "not_compiled" in p
         compiled = " did not compile |" if text else ""
-        for title, groups in (("file", by_file), ("operator", by_operator)):
+        for title, groups in (("file", p["by_file"]), ("operator", p["by_operator"])):
             add(f"| {title} | mutants |{compiled} killed | equivalent | another harness's | "
                 "missed |")
             add("| --- | ---: |" + (" ---: |" if text else "") + " ---: | ---: | ---: | ---: |")
-            for name, c in sorted(groups.items()):
+            for name, counts in groups.items():
+                c = collections.Counter(counts)
                 dropped = f" {c['not compiled']} |" if text else ""
                 add(f"| `{name}` | {sum(c.values())} |{dropped} {c['killed']} | "
                     f"{c['equivalent']} | {c['out of scope']} | "
-                    f"{c['survived'] + c['not reached'] + c['stale']} |")
+                    f"{sum(c[v] for v in MISSED)} |")
             add("")
-        kills = collections.Counter(r["detail"].split(":")[0] for r in rows
-                                    if r["verdict"] == "killed")
-        if kills:
+        if p["kills"]:
             add("How the killed were killed: " + "; ".join(
-                f"{n} {why}" for why, n in kills.most_common()) + ".\n")
-        missed = [r for r in rows if r["verdict"] in ("survived", "not reached", "stale")]
+                f"{n} {why}" for why, n in p["kills"].items()) + ".\n")
+        missed = p["missed_mutants"]
         add("Missed: " + ("none.\n" if not missed else "\n"))
         if missed:
             add("| mutant | change | verdict |")
