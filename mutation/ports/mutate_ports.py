@@ -39,6 +39,7 @@ import json
 import os
 import pathlib
 import random
+import re
 import shlex
 import shutil
 import signal
@@ -106,6 +107,33 @@ class Port:
     # Whether CI's sample gate (--sample with no --port) runs it: a text
     # mutant costs a compilation, which CI's time has no room for.
     gated: bool = True
+    # A compiler kept running that takes build's argv as one line and answers
+    # with one (JavacLoop.java): a fresh javac costs three times the CPU.
+    compiler_loop: tuple = ()
+
+
+class CompilerLoop:
+    """One warm compiler for one worker thread: a line of tab-separated
+    arguments in, a line of exit status, tab, diagnostics (\\n for newlines)
+    out. Started again if it dies."""
+
+    def __init__(self, argv):
+        self.argv = argv
+        self.proc = None
+
+    def compile(self, args):
+        if self.proc is None or self.proc.poll() is not None:
+            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, text=True)
+        self.proc.stdin.write("\t".join(args) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            self.proc = None
+            return False, "the compiler loop died"
+        status, _, text = line.rstrip("\n").partition("\t")
+        text = re.sub(r"\\(.)", lambda m: "\n" if m[1] == "n" else m[1], text)
+        return status == "0", text
 
 
 # Debian's python3 where there is one: each mutant starts Python twice (the
@@ -125,15 +153,14 @@ PORTS = [
          lambda out: [str(out / "retrypolicy-adapter")],
          ("cmd/retrypolicy-adapter/protocol.go | withinCostLimit",
           "retrypolicy.go | RetryPolicy.Walk", "retrypolicy.go | RetryPolicy.GivesUp")),
-    # The JVM flags make javac itself start faster (its own code, C1 only,
-    # one GC thread); the classes it writes are the same.
+    # javac's arguments go to JavacLoop, one warm compiler a worker.
     Port("java", "conformance/adapters/java", ("javac", "java"), None,
          lambda out: ["java", "-cp", str(out), "com.acemq.amqp.adapter.Adapter"],
          ("adapter/Ops.java | Ops.withinCostLimit", "RetryPolicy.java | RetryPolicy.runningValue",
           "RetryPolicy.java | RetryPolicy.givesUp"),
-         build=lambda tree, out: (["javac", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC",
-                                   "-d", str(out)]
+         build=lambda tree, out: (["-d", str(out)]
                                   + sorted(str(p) for p in (tree / "src").rglob("*.java"))),
+         compiler_loop=("java", "-XX:+UseSerialGC", str(HERE / "JavacLoop.java")),
          gated=False),
     Port("dotnet", "conformance/adapters/dotnet", ("mcs", "mono"), None,
          lambda out: ["mono", str(out / "RetryPolicyAdapter.exe")],
@@ -306,6 +333,7 @@ class TextRun:
 
     def __init__(self, port, build_dir, work=None):
         self.port = port
+        self.loops = threading.local()
         self.work = work or build_dir / port.name
         self.snapshot = self.work / "port"
         if self.work.exists():
@@ -328,6 +356,10 @@ class TextRun:
     def build(self, tree, out):
         """(whether it compiled, the compiler's output)."""
         out.mkdir(parents=True, exist_ok=True)
+        if self.port.compiler_loop:
+            if not hasattr(self.loops, "loop"):
+                self.loops.loop = CompilerLoop(list(self.port.compiler_loop))
+            return self.loops.loop.compile(self.port.build(tree, out))
         try:
             done = subprocess.run(self.port.build(tree, out), stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, text=True, timeout=BUILD_TIMEOUT)
