@@ -38,7 +38,10 @@ import shlex
 import subprocess
 import sys
 
-failures = []
+# The assertions every test script shares live beside the conformance tests.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "conformance" / "tests"))
+from assertions import expect, fail, finish  # noqa: E402
+
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
                 "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16}
@@ -54,17 +57,16 @@ def holds(what, stated, derived, how):
     """One claim: the docs state `stated`, the code gives `derived`."""
     ok = stated == derived
     print(f"{'ok  ' if ok else 'FAIL'} {what}: the docs say {stated!r}, {how} gives {derived!r}")
-    if not ok:
-        failures.append(f"{what}: the docs say {stated!r}, but {how} gives {derived!r}; "
-                        f"make the docs say what the code does")
+    expect(ok, f"{what}: the docs say {stated!r}, but {how} gives {derived!r}; "
+               f"make the docs say what the code does")
 
 
 def find(text, pattern, what, where="README.md"):
     """The groups of `pattern` in `text` (whitespace-normalised), or a failure."""
     match = re.search(pattern, text)
     if not match:
-        failures.append(f"{where} no longer says {what} (pattern {pattern!r}): if the figure "
-                        f"was taken out, take its claim out of tests/readme_figures_test.py")
+        fail(f"{where} no longer says {what} (pattern {pattern!r}): if the figure "
+             f"was taken out, take its claim out of tests/readme_figures_test.py")
         print(f"FAIL {where} no longer says {what}")
         return None
     return match.groups()
@@ -122,8 +124,8 @@ def check_port_power_table(readme_lines, power_table, rp_stats_help):
     header = re.escape(f"`stats_power_table --port {quick} {default}`")
     table = markdown_table_after(readme_lines, header)
     if table is None:
-        failures.append(f"README.md has no table headed by `{how}` (or `--quick` or the default "
-                        f"n changed: --help says {quick} and {default})")
+        fail(f"README.md has no table headed by `{how}` (or `--quick` or the default "
+             f"n changed: --help says {quick} and {default})")
         print(f"FAIL README.md has no table headed by `{how}`")
         return
     header_line = next(line for line in readme_lines if re.search(header, line))
@@ -154,7 +156,7 @@ def check_exit_codes(readme_lines, rp):
     table = markdown_table_after(readme_lines, r"^\| exit \| `retry-policy check` \| "
                                                r"`retry-policy stats` \|")
     if table is None:
-        failures.append("README.md has no table of check's and stats' exit codes")
+        fail("README.md has no table of check's and stats' exit codes")
         print("FAIL README.md has no exit-code table")
         return
     stated_check = {int(cells[0]): cells[1] for cells in table}
@@ -196,8 +198,7 @@ def check_links(source, relative):
             broken.append(f"{target} (no heading #{fragment} in {resolved.name})")
     print(f"{'ok  ' if not broken else 'FAIL'} {relative}'s relative links resolve"
           + "".join(f"\n     broken: {b}" for b in broken))
-    if broken:
-        failures.append(f"{relative} links to what does not exist: {'; '.join(broken)}")
+    expect(not broken, f"{relative} links to what does not exist: {'; '.join(broken)}")
 
 
 def main():
@@ -297,7 +298,7 @@ def main():
     measurements = (args.source / "docs" / "measurements.md").read_text(encoding="utf-8")
     table = markdown_table_after(measurements.splitlines(), r"^\| label \| budget \|")
     if table is None:
-        failures.append("docs/measurements.md has no budget table (| label | budget | ...)")
+        fail("docs/measurements.md has no budget table (| label | budget | ...)")
         print("FAIL docs/measurements.md has no budget table")
     else:
         stated = {}
@@ -312,10 +313,7 @@ def main():
     check_links(args.source, "README.md")
     check_links(args.source, "docs/measurements.md")
 
-    for failure in failures:
-        print("FAIL:", failure)
-    print("FAILED" if failures else "PASSED")
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 
-failures = []
+from assertions import expect, fail, finish
 
 
 def check(rp, args, code, says, timeout=120, verdict=None):
@@ -30,25 +30,22 @@ def check(rp, args, code, says, timeout=120, verdict=None):
             run = subprocess.run([rp, "check", *extra, *args], stdout=subprocess.PIPE,
                                  stderr=subprocess.STDOUT, timeout=timeout)
         except subprocess.TimeoutExpired:
-            failures.append(f"{args}: still running after {timeout} s")
+            fail(f"{args}: still running after {timeout} s")
             return
         output = run.stdout.decode("utf-8", "replace")
         print(f"--- {args} -> {run.returncode} in {time.monotonic() - started:.1f} s")
         print(output[-1500:])
-        if run.returncode != code:
-            failures.append(f"{args}: exit {run.returncode}, expected {code}")
+        expect(run.returncode == code, f"{args}: exit {run.returncode}, expected {code}")
         if not verdict:
-            if says not in output:
-                failures.append(f"{args}: output does not say {says!r}")
+            expect(says in output, f"{args}: output does not say {says!r}")
             return
         with open(report_file, encoding="utf-8") as f:
             report = json.load(f)
     why = report["adapter_failure"] or report["usage_error"] or ""
-    if (report["verdict"], report["exit_code"]) != (verdict, code):
-        failures.append(f"{args}: the JSON report says {report['verdict']}, "
-                        f"exit {report['exit_code']}; expected {verdict}, {code}")
-    if says not in why:
-        failures.append(f"{args}: the JSON report's failure {why!r} does not say {says!r}")
+    expect((report["verdict"], report["exit_code"]) == (verdict, code),
+           f"{args}: the JSON report says {report['verdict']}, exit {report['exit_code']}; "
+           f"expected {verdict}, {code}")
+    expect(says in why, f"{args}: the JSON report's failure {why!r} does not say {says!r}")
 
 
 def main(rp, python, adapter, work):
@@ -75,8 +72,8 @@ def main(rp, python, adapter, work):
     # A usage error is not blamed on the adapter.
     run = subprocess.run([rp, "check", "--impl", good, "--vectors", "/nonexistent/vectors.jsonl"],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
-    if b"the adapter failed" in run.stdout:
-        failures.append("an unreadable vector file was reported as the adapter's failure")
+    expect(b"the adapter failed" not in run.stdout,
+           "an unreadable vector file was reported as the adapter's failure")
     # No vectors found beside the executable: an error that says where it
     # looked, never a check that silently sends none.
     alone = os.path.join(work, "bin", "retry-policy")
@@ -99,8 +96,7 @@ def main(rp, python, adapter, work):
     started = time.monotonic()
     check(rp, ["--impl", "sleep 300", "--timeout", "1", *small], 2, "gave no answer within 1000 ms",
           verdict="adapter failed")
-    if time.monotonic() - started > 30:
-        failures.append("a hung adapter held check for more than 30 s")
+    expect(time.monotonic() - started <= 30, "a hung adapter held check for more than 30 s")
     # Writes something that is not an answer.
     check(rp, ["--impl", f"{py} -c 'import sys\nfor l in sys.stdin: print(\"hello\", flush=True)'",
                *small], 2, "not a protocol answer (not JSON, at byte 1): hello",
@@ -113,9 +109,7 @@ def main(rp, python, adapter, work):
     check(rp, ["--impl", f"{good}; exit 1", *small], 2, "exit status 1",
           verdict="adapter failed")
 
-    for failure in failures:
-        print("FAIL:", failure)
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-failures = []
+from assertions import expect, finish
 
 
 def check(rp, *args):
@@ -35,11 +35,6 @@ def check(rp, *args):
         with open(report_file, encoding="utf-8") as f:
             report = json.load(f)
     return run.returncode, run.stdout.decode("utf-8", "replace"), report
-
-
-def expect(condition, message):
-    if not condition:
-        failures.append(message)
 
 
 def main(rp, python, port, test_adapters):
@@ -95,9 +90,7 @@ def main(rp, python, port, test_adapters):
            "a run of 20 cases counts what it did not reach")
     expect("<- NOT REACHED" in console, "and the console says so")
 
-    for failure in failures:
-        print("FAIL:", failure)
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

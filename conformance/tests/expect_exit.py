@@ -10,6 +10,8 @@ import argparse
 import subprocess
 import sys
 
+from assertions import expect, fail, finish
+
 
 def main():
     parser = argparse.ArgumentParser()
@@ -26,17 +28,14 @@ def main():
         run = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              timeout=args.timeout)
     except subprocess.TimeoutExpired:
-        print(f"FAIL: still running after {args.timeout} s: {command}")
-        return 1
+        fail(f"still running after {args.timeout} s: {command}")
+        return finish()
     output = run.stdout.decode("utf-8", "replace")
     print(output[-20000:])
-    failures = []
-    if run.returncode != args.code:
-        failures.append(f"exit code {run.returncode}, expected {args.code}")
-    failures += [f"output does not say {text!r}" for text in args.says if text not in output]
-    for failure in failures:
-        print("FAIL:", failure)
-    return 1 if failures else 0
+    expect(run.returncode == args.code, f"exit code {run.returncode}, expected {args.code}")
+    for text in args.says:
+        expect(text in output, f"output does not say {text!r}")
+    return finish()
 
 
 if __name__ == "__main__":

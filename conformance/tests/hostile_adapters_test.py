@@ -15,11 +15,11 @@ import sys
 import tempfile
 import time
 
+from assertions import expect, finish
+
 MAX_RSS_MB = 256       # conformance/README.md, "What check and stats promise"
 MAX_SECONDS = 60       # each case's wall time, generous for a loaded machine
 MAX_REPORT_BYTES = 64 * 1024  # the adapter's words are clipped: no 52 MB echo
-
-failures = []
 
 
 def run(rp, args, stdin=None):
@@ -48,17 +48,13 @@ def run(rp, args, stdin=None):
 
 def expect_case(name, rp, args, code, says, stdin=None):
     status, text, seconds, rss = run(rp, args, stdin)
-    if status != code:
-        failures.append(f"{name}: exit {status}, expected {code}")
+    expect(status == code, f"{name}: exit {status}, expected {code}")
     for words in says:
-        if words not in text:
-            failures.append(f"{name}: the output does not say {words!r}")
-    if seconds > MAX_SECONDS:
-        failures.append(f"{name}: took {seconds:.0f} s, more than {MAX_SECONDS}")
-    if rss > MAX_RSS_MB:
-        failures.append(f"{name}: peak RSS {rss:.0f} MB, more than {MAX_RSS_MB}")
-    if len(text) > MAX_REPORT_BYTES:
-        failures.append(f"{name}: {len(text)} bytes of output, more than {MAX_REPORT_BYTES}")
+        expect(words in text, f"{name}: the output does not say {words!r}")
+    expect(seconds <= MAX_SECONDS, f"{name}: took {seconds:.0f} s, more than {MAX_SECONDS}")
+    expect(rss <= MAX_RSS_MB, f"{name}: peak RSS {rss:.0f} MB, more than {MAX_RSS_MB}")
+    expect(len(text) <= MAX_REPORT_BYTES,
+           f"{name}: {len(text)} bytes of output, more than {MAX_REPORT_BYTES}")
 
 
 # (mode, what check must say, what stats must say): each exits 2, the
@@ -119,10 +115,7 @@ def main(rp, python, test_adapters, work):
                 ["longer than the protocol's 1048576", '{"id":3,"ok":true,"result":[0.0]}'],
                 stdin=lines)
 
-    for failure in failures:
-        print("FAIL:", failure)
-    print("FAILED" if failures else "PASSED")
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ import re
 import subprocess
 import sys
 
+from assertions import expect, fail, finish
+
 FLAG = re.compile(r"--[a-z][a-z-]*[a-z]")
 
 
@@ -18,21 +20,18 @@ def main(rp, page):
     text = open(page).read().replace("\\-", "-")
     named = set(FLAG.findall(text))
     taken = set()
-    failures = []
     for command in ("schedule", "serve", "check", "vectors", "stats"):
         run = subprocess.run([rp, command, "--help"], stdout=subprocess.PIPE, timeout=60)
         flags = set(FLAG.findall(run.stdout.decode())) - {"--help"}
         taken |= flags
-        if f"\n.B {command}" not in text and f"\n.B retry-policy {command}" not in text:
-            failures.append(f"the page does not describe the command {command}")
+        expect(f"\n.B {command}" in text or f"\n.B retry-policy {command}" in text,
+               f"the page does not describe the command {command}")
         for flag in sorted(flags - named):
-            failures.append(f"retry-policy {command} takes {flag}, which the man page does not name")
+            fail(f"retry-policy {command} takes {flag}, which the man page does not name")
     for flag in sorted(named - taken - {"--help"}):
-        failures.append(f"the man page names {flag}, which no command takes")
+        fail(f"the man page names {flag}, which no command takes")
     print(f"{len(taken)} flags, {len(named)} named in {page}")
-    for failure in failures:
-        print("FAIL:", failure)
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ import subprocess
 import sys
 import time
 
+from assertions import expect, finish
+
 
 def commands(markdown):
     """The guide's retry-policy lines, in order, continuations joined."""
@@ -66,9 +68,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     with open(porting, encoding="utf-8") as f:
         found = commands(f.read())
-    failures = []
-    if len(found) < 5:
-        failures.append(f"{porting}: only {len(found)} retry-policy commands found")
+    expect(len(found) >= 5, f"{porting}: only {len(found)} retry-policy commands found")
     # The files the guide's commands read: requests made as a user would,
     # and the vectors file made first when a line writes it.
     subprocess.run(f"{shlex.quote(retry_policy)} vectors --cases 20 --seed 1 > requests.jsonl",
@@ -83,12 +83,9 @@ def main():
         last = done.stdout.strip().splitlines()[-1:] or [""]
         print(f"--- {command}\n    ran: {run}\n    exit {done.returncode} in {seconds:.1f} s: "
               f"{last[0][:160]}")
-        if done.returncode != 0:
-            failures.append(f"`{command}` exits {done.returncode}:\n{done.stdout[-2000:]}")
-    for failure in failures:
-        print("FAIL:", failure)
-    print("FAILED" if failures else f"PASSED: {len(found)} commands")
-    return 1 if failures else 0
+        expect(done.returncode == 0,
+               f"`{command}` exits {done.returncode}:\n{done.stdout[-2000:]}")
+    return finish(f"{len(found)} commands")
 
 
 if __name__ == "__main__":

@@ -19,18 +19,14 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
 
+from assertions import expect, finish
+
 LARGEST_DRAW = 1 - 2 ** -53
-failures = []
 
 
 def run(rp, *args):
     return subprocess.run([rp, "schedule", *args], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, timeout=60)
-
-
-def expect(condition, message):
-    if not condition:
-        failures.append(message)
 
 
 def number(x):
@@ -233,9 +229,7 @@ def main(rp, work):
         expect(style.match(err) and err.count("\n") == 1, f"{bad}: not one line in style: {err!r}")
         expect(result.stdout == b"", f"{bad}: printed {result.stdout[:80]!r} on stdout")
 
-    for failure in failures:
-        print("FAIL:", failure)
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

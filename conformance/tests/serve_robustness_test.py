@@ -14,6 +14,8 @@ import json
 import subprocess
 import sys
 
+from assertions import expect, fail, finish
+
 VALID = b'{"id":"last","op":"schedule","policy":{"factory":"exponential","max_attempts":5,"initial_delay":0.5,"max_delay":3}}'
 VALID_ANSWER = '{"id":"last","ok":true,"result":[0.5,1.0,2.0,3.0]}'
 
@@ -58,28 +60,23 @@ def main(retry_policy):
         run = subprocess.run([retry_policy, "serve"], input=stdin, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, timeout=60)
     except subprocess.TimeoutExpired:
-        print("FAIL: serve did not finish within 60 s: a line hung it")
-        return 1
+        fail("serve did not finish within 60 s: a line hung it")
+        return finish()
     answers = run.stdout.decode("ascii").splitlines()
-    failures = []
-    if run.returncode != 0:
-        failures.append(f"serve exited {run.returncode}; stderr: {run.stderr[-500:]!r}")
-    if len(answers) != len(lines):
-        failures.append(f"{len(lines)} lines, {len(answers)} answers")
+    expect(run.returncode == 0, f"serve exited {run.returncode}; stderr: {run.stderr[-500:]!r}")
+    expect(len(answers) == len(lines), f"{len(lines)} lines, {len(answers)} answers")
     for (name, _, expected_id), text in zip(HOSTILE, answers):
         answer = json.loads(text)
         print(f"{name}: {text[:160]}")
-        if answer.get("ok") is not False:
-            failures.append(f"{name}: not an error: {text[:200]}")
-        elif not answer.get("error") or answer["error"].startswith("internal"):
-            failures.append(f"{name}: no proper error message: {text[:200]}")
-        if answer.get("id") != expected_id:
-            failures.append(f"{name}: id {answer.get('id')!r}, expected {expected_id!r}")
-    if answers and answers[-1] != VALID_ANSWER:
-        failures.append(f"the valid request after them: {answers[-1][:200]}, expected {VALID_ANSWER}")
-    for failure in failures:
-        print("FAIL:", failure)
-    return 1 if failures else 0
+        if expect(answer.get("ok") is False, f"{name}: not an error: {text[:200]}"):
+            expect(answer.get("error") and not answer["error"].startswith("internal"),
+                   f"{name}: no proper error message: {text[:200]}")
+        expect(answer.get("id") == expected_id,
+               f"{name}: id {answer.get('id')!r}, expected {expected_id!r}")
+    if answers:
+        expect(answers[-1] == VALID_ANSWER,
+               f"the valid request after them: {answers[-1][:200]}, expected {VALID_ANSWER}")
+    return finish()
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ import struct
 import subprocess
 import sys
 
+from assertions import expect, fail, finish
+
 NON_FINITE = {"Infinity": math.inf, "-Infinity": -math.inf, "NaN": math.nan}
 
 
@@ -35,26 +37,24 @@ def main(retry_policy, vectors):
     run = subprocess.run([retry_policy, "serve"], input=b"\n".join(lines) + b"\n",
                          stdout=subprocess.PIPE, timeout=120)
     answers = run.stdout.decode().splitlines()
-    failures = []
-    if run.returncode != 0:
-        failures.append(f"serve exited {run.returncode}")
-    if len(answers) != len(lines):
-        failures.append(f"{len(lines)} requests, {len(answers)} answers")
+    expect(run.returncode == 0, f"serve exited {run.returncode}")
+    expect(len(answers) == len(lines), f"{len(lines)} requests, {len(answers)} answers")
+    agree = 0
     for line, answer_text in zip(lines, answers):
         vector = json.loads(line)
         answer = json.loads(answer_text)
         if answer.get("id") != vector.get("id"):
-            failures.append(f"id {vector.get('id')}: answered id {answer.get('id')}")
+            fail(f"id {vector.get('id')}: answered id {answer.get('id')}")
         elif "expect_error" in vector:
-            if answer.get("ok") is not False:
-                failures.append(f"id {vector['id']}: expected an error, got {answer_text}")
-        elif answer.get("ok") is not True or shape(answer["result"]) != shape(vector["expect"]):
-            failures.append(f"id {vector['id']}: expected {json.dumps(vector['expect'])[:300]}, "
+            agree += expect(answer.get("ok") is False,
+                            f"id {vector['id']}: expected an error, got {answer_text}")
+        else:
+            agree += expect(answer.get("ok") is True
+                            and shape(answer["result"]) == shape(vector["expect"]),
+                            f"id {vector['id']}: expected {json.dumps(vector['expect'])[:300]}, "
                             f"got {answer_text[:300]}")
-    for failure in failures:
-        print("FAIL:", failure)
-    print(f"{len(lines)} vectors from {vectors}: {len(lines) - len(failures)} agree bit for bit")
-    return 1 if failures else 0
+    print(f"{len(lines)} vectors from {vectors}: {agree} agree bit for bit")
+    return finish()
 
 
 if __name__ == "__main__":

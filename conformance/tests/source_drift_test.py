@@ -36,7 +36,7 @@ import subprocess
 import sys
 import time
 
-failures = []
+from assertions import expect, fail, finish
 
 
 def run(command, timeout=600):
@@ -46,7 +46,7 @@ def run(command, timeout=600):
         done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               timeout=timeout)
     except subprocess.TimeoutExpired:
-        failures.append(f"still running after {timeout} s: {shlex.join(command)}")
+        fail(f"still running after {timeout} s: {shlex.join(command)}")
         return None, ""
     out = done.stdout.decode("utf-8", "replace")
     err = done.stderr.decode("utf-8", "replace")
@@ -54,11 +54,6 @@ def run(command, timeout=600):
     print(out[-12000:])
     print(err[-1500:])
     return done.returncode, out
-
-
-def expect(what, condition):
-    if not condition:
-        failures.append(what)
 
 
 def stats(args, impl, extra=()):
@@ -77,61 +72,61 @@ def rejects(args):
     expected_text = subprocess.run([args.table, "--rejected-by", args.drift], check=True,
                                    stdout=subprocess.PIPE, text=True).stdout.strip()
     expected = [name.strip() for name in expected_text.split(",") if name.strip()]
-    expect(f"{args.table} --rejected-by {args.drift} names nothing", expected)
+    expect(expected, f"{args.table} --rejected-by {args.drift} names nothing")
     impl = args.impl or shlex.join([args.table, args.drift])
 
     status, _ = run([args.retry_policy, "check", "--impl", impl, "--cases", str(args.check_cases)])
-    expect(f"check: exit {status}, expected 0 (the arithmetic is the core's)", status == 0)
+    expect(status == 0, f"check: exit {status}, expected 0 (the arithmetic is the core's)")
 
     status, out = stats(args, impl)
-    expect(f"stats: exit {status}, expected 1 (a test rejects)", status == 1)
+    expect(status == 1, f"stats: exit {status}, expected 1 (a test rejects)")
     lines = verdict_lines(out)
-    expect("stats: no FAIL verdict", any(line.startswith("FAIL: ") for line in lines))
+    expect(any(line.startswith("FAIL: ") for line in lines), "stats: no FAIL verdict")
     # "FAIL <cell>: rejected by <test>, <test>..."
     cells = [line for line in lines if re.match(r"FAIL \S+: ", line)]
     # Every rejected cell shows some of its values: the delays outside its
     # band, or its first delays; on the console and in the report's grid.
     for line in cells:
-        expect(f"stats: a rejected cell shows none of its values: {line[:120]}",
-               "outside the band" in line or "first delays" in line)
+        expect("outside the band" in line or "first delays" in line,
+               f"stats: a rejected cell shows none of its values: {line[:120]}")
     with open(os.path.join(args.work, "report", "summary.md"), encoding="utf-8") as f:
         rows = [row for row in f.read().splitlines() if row.startswith("| jittered/")
                 or row.startswith("| next_delay/")]
     for row in rows:
         columns = row.split(" | ")
         if len(columns) > 4 and columns[4] != "none":
-            expect(f"summary.md: a rejected cell shows none of its values: {row[:120]}",
-                   "outside the band" in columns[2] or "first delays" in columns[2])
+            expect("outside the band" in columns[2] or "first delays" in columns[2],
+                   f"summary.md: a rejected cell shows none of its values: {row[:120]}")
     for name in expected:
         if name.startswith("fleet_"):
             said = [line for line in lines if line.strip().startswith(f"REJECTED {name}:")]
-            expect(f"stats: the fleet is not rejected by {name}", said)
+            expect(said, f"stats: the fleet is not rejected by {name}")
             print(f"{name}: {said[0].strip() if said else 'not rejected'}")
         elif " " in name:
             # Words of a verdict, the resolution's ("resolution B bits") or
             # its cause ("the draws sit on a 1 ms grid").
             said = [line for line in lines if name in line]
-            expect(f"stats: the verdict does not say {name!r}", said)
+            expect(said, f"stats: the verdict does not say {name!r}")
             print(f"{name!r}: said on {len(said)} verdict line(s)")
         else:
             named = [line for line in cells if re.search(rf"\b{re.escape(name)}\b",
                                                          line.split(": ", 1)[1])]
-            expect(f"stats: no cell is rejected by {name}", named)
+            expect(named, f"stats: no cell is rejected by {name}")
             print(f"{name}: rejects {len(named)} of {len(cells)} failing cells")
 
 
 def passes(args, extra):
     status, out = stats(args, args.impl, extra)
-    expect(f"stats: exit {status}, expected 0 (every cell passes)", status == 0)
-    expect(f"stats: not every cell passes at n {args.n}",
-           re.search(rf"^PASS: (\d+) of \1 cells pass at n {args.n} a cell", out, re.M))
+    expect(status == 0, f"stats: exit {status}, expected 0 (every cell passes)")
+    expect(re.search(rf"^PASS: (\d+) of \1 cells pass at n {args.n} a cell", out, re.M),
+           f"stats: not every cell passes at n {args.n}")
     for text in args.says:
-        expect(f"stats: the verdict does not say {text!r}",
-               any(text in line for line in verdict_lines(out)))
+        expect(any(text in line for line in verdict_lines(out)),
+               f"stats: the verdict does not say {text!r}")
     if args.resolution:
-        expect("stats: no resolution verdict (\"resolution B bits\")",
-               any(re.search(r"\bresolution (more than )?\d+(\.\d+)? bits", line)
-                   for line in verdict_lines(out)))
+        expect(any(re.search(r"\bresolution (more than )?\d+(\.\d+)? bits", line)
+                   for line in verdict_lines(out)),
+               "stats: no resolution verdict (\"resolution B bits\")")
 
 
 def table(adapter, readme):
@@ -139,18 +134,15 @@ def table(adapter, readme):
                              text=True).stdout
     with open(readme, encoding="utf-8") as f:
         text = f.read()
-    expect(f"{readme} does not hold `{adapter} --table` as it prints it now:\n{printed}",
-           printed in text)
+    expect(printed in text,
+           f"{readme} does not hold `{adapter} --table` as it prints it now:\n{printed}")
 
 
 def main():
     argv = sys.argv[1:]
     if argv[:1] == ["table"] and len(argv) == 3:
         table(argv[1], argv[2])
-        for failure in failures:
-            print("FAIL:", failure)
-        print("FAILED" if failures else "PASSED")
-        return 1 if failures else 0
+        return finish()
     extra = []
     if "--" in argv:
         split = argv.index("--")
@@ -174,10 +166,7 @@ def main():
         parser.error("passes needs --impl")
     os.makedirs(args.work, exist_ok=True)
     rejects(args) if args.mode == "rejects" else passes(args, extra)
-    for failure in failures:
-        print("FAIL:", failure)
-    print("FAILED" if failures else "PASSED")
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ import sys
 import tempfile
 import time
 
-failures = []
+from assertions import expect, fail, finish
 
 # The most RSS `stats` may reach, whatever an adapter writes (its line cap
 # is 64 MiB: conformance/process/adapter_process.hpp).
@@ -64,7 +64,7 @@ def run(rp, args, timeout=600):
             if time.monotonic() > deadline:
                 child.kill()
                 os.wait4(child.pid, 0)
-                failures.append(f"{args}: still running after {timeout} s")
+                fail(f"{args}: still running after {timeout} s")
                 return None, "", ""
             time.sleep(0.05)
         child.returncode = os.waitstatus_to_exitcode(status)
@@ -80,16 +80,11 @@ def run(rp, args, timeout=600):
     return child.returncode, out, err
 
 
-def expect(what, condition):
-    if not condition:
-        failures.append(what)
-
-
 def stats(rp, adapter, work, code, *extra):
     report = os.path.join(work, "report")
     status, out, err = run(rp, ["stats", "--impl", adapter, "--quick", "--report-dir", report,
                                 "--progress-every", "5", *extra])
-    expect(f"stats --impl {adapter}: exit {status}, expected {code}", status == code)
+    expect(status == code, f"stats --impl {adapter}: exit {status}, expected {code}")
     return status, out, err, report
 
 
@@ -103,57 +98,58 @@ def test_pass(rp, adapter, work):
                  "| repeats_2^40 |", "| resolution |", "cannot be replayed", "draws/s",
                  "fleet (16 processes started at once, the first 64 draws of each): each draws "
                  "its own stream", "the fleet draws apart"):
-        expect(f"the output does not say {text!r}", text in out)
+        expect(text in out, f"the output does not say {text!r}")
     # The rule judged and met: 53 bits read off the grid (Python, Java, .NET,
     # the core), or, for draws finer than the 2^-53 grid (Go's Float64 is
     # Int63/2^63), no coarser grid at all up to the spacing test's certain bits.
     met = (r"resolution (53 bits: meets the contract's 53|more than \d+\.\d bits: on no binary grid "
            r"coarser than 2\^-53, nor any grid coarser than 2\^-\d+\.\d) \(docs/contract\.md §5\)")
     summary_line = [line for line in out.splitlines() if line.startswith("PASS: ")]
-    expect("the summary line does not say the resolution meets the contract's 53",
-           summary_line and re.search(met, summary_line[-1]))
+    expect(summary_line and re.search(met, summary_line[-1]),
+           "the summary line does not say the resolution meets the contract's 53")
     lines = progress_lines(err)
-    expect("no final progress line on stderr", lines and "[34/34 cells]" in lines[-1])
+    expect(lines and "[34/34 cells]" in lines[-1], "no final progress line on stderr")
     # --progress-every 5: a line every 5 s and one at the end, not one a cell.
     most = int(last_run.get("seconds", 0) / 5) + 2
-    expect(f"{len(lines)} progress lines in {last_run.get('seconds', 0):.0f} s at one every 5 s "
-           f"(at most {most})", len(lines) <= most)
-    expect("--quick warns that it cannot see a 32-bit source", "WARNING" not in out)
+    expect(len(lines) <= most,
+           f"{len(lines)} progress lines in {last_run.get('seconds', 0):.0f} s at one every 5 s "
+           f"(at most {most})")
+    expect("WARNING" not in out, "--quick warns that it cannot see a 32-bit source")
     summary = os.path.join(report, "summary.md")
-    expect("no summary.md", os.path.exists(summary))
+    expect(os.path.exists(summary), "no summary.md")
     if os.path.exists(summary):
         with open(summary, encoding="utf-8") as f:
             text = f.read()
-        expect("the summary does not say the run cannot be replayed", "cannot be replayed" in text)
-        expect("the summary shows a seed", "Seed:" not in text)
+        expect("cannot be replayed" in text, "the summary does not say the run cannot be replayed")
+        expect("Seed:" not in text, "the summary shows a seed")
     results = os.path.join(report, "results.json")
     if os.path.exists(results):
         with open(results, encoding="utf-8") as f:
             data = json.load(f)
-        expect("results.json has a seed", data["seed"] is None and data["replay"] is None)
-        expect("results.json: not 33 cells", len(data["cells"]) == 33)
+        expect(data["seed"] is None and data["replay"] is None, "results.json has a seed")
+        expect(len(data["cells"]) == 33, "results.json: not 33 cells")
         fleet = data.get("fleet", {})
-        expect(f"results.json: the fleet failed or is missing: {fleet}",
-               fleet.get("failed") is False and fleet.get("processes") == 16)
-        expect("no picture of the fleet", os.path.exists(os.path.join(report, "svg", "fleet.svg")))
+        expect(fleet.get("failed") is False and fleet.get("processes") == 16,
+               f"results.json: the fleet failed or is missing: {fleet}")
+        expect(os.path.exists(os.path.join(report, "svg", "fleet.svg")), "no picture of the fleet")
         resolution = data.get("resolution", {})
-        expect(f"results.json: resolution {resolution.get('bits')}, rejected or missing",
-               resolution.get("rejected") is False and resolution.get("bits", 0) >= 33)
+        expect(resolution.get("rejected") is False and resolution.get("bits", 0) >= 33,
+               f"results.json: resolution {resolution.get('bits')}, rejected or missing")
         svg = [c["ecdf_svg"] for c in data["cells"]] + [c["histogram_svg"] for c in data["cells"]]
-        expect("a picture is missing", all(os.path.exists(os.path.join(report, p)) for p in svg))
+        expect(all(os.path.exists(os.path.join(report, p)) for p in svg), "a picture is missing")
     else:
-        failures.append("no results.json")
+        fail("no results.json")
 
 
 def test_drifted(rp, adapter, work, *expected):
     status, out, _ = run(rp, ["check", "--impl", adapter, "--cases", "2000"])
-    expect(f"check --impl {adapter}: exit {status}, expected 0 (the arithmetic is right)",
-           status == 0)
+    expect(status == 0,
+           f"check --impl {adapter}: exit {status}, expected 0 (the arithmetic is right)")
     _, out, _, report = stats(rp, adapter, work, 1)
-    expect("the output does not say FAIL", "\nFAIL: " in out)
-    expect("a failing run does not end in a tally of what rejected", "\nRejected: " in out)
+    expect("\nFAIL: " in out, "the output does not say FAIL")
+    expect("\nRejected: " in out, "a failing run does not end in a tally of what rejected")
     for text in expected:
-        expect(f"the output does not say {text!r}", text in out)
+        expect(text in out, f"the output does not say {text!r}")
     return out, report
 
 
@@ -161,8 +157,8 @@ def test_resolution(rp, adapter, work, bits):
     verdict = f"resolution {bits} bits, below the contract's 53 (docs/contract.md §5)"
     out, report = test_drifted(rp, adapter, work, verdict)
     summary_line = [line for line in out.splitlines() if line.startswith("FAIL: ")]
-    expect("the summary line does not name the resolution",
-           summary_line and verdict in summary_line[-1])
+    expect(summary_line and verdict in summary_line[-1],
+           "the summary line does not name the resolution")
     expect_in_file(os.path.join(report, "summary.md"), verdict)
 
 
@@ -170,19 +166,19 @@ def test_accepted(rp, adapter, work, min_bits, bits):
     verdict = f"resolution {bits} bits: accepted at --min-bits {min_bits} (below the contract's 53)"
     status, out, _, report = stats(rp, adapter, work, 0, "--min-bits", min_bits)
     summary_line = [line for line in out.splitlines() if line.startswith("PASS: ")]
-    expect(f"the summary line does not say {verdict!r}",
-           summary_line and verdict in summary_line[-1])
-    expect(f"the header does not say --min-bits {min_bits}",
-           f"--min-bits {min_bits}: a source of {min_bits} bits or more is accepted" in out)
+    expect(summary_line and verdict in summary_line[-1],
+           f"the summary line does not say {verdict!r}")
+    expect(f"--min-bits {min_bits}: a source of {min_bits} bits or more is accepted" in out,
+           f"the header does not say --min-bits {min_bits}")
     expect_in_file(os.path.join(report, "summary.md"), verdict)
 
 
 def expect_in_file(path, text):
     if not os.path.exists(path):
-        failures.append(f"no {path}")
+        fail(f"no {path}")
         return
     with open(path, encoding="utf-8") as f:
-        expect(f"{path} does not say {text!r}", text in f.read())
+        expect(text in f.read(), f"{path} does not say {text!r}")
 
 
 def test_fails(rp, python, work):
@@ -230,8 +226,8 @@ def test_fails(rp, python, work):
     for name, args, says in cases:
         status, out, err = run(rp, ["stats", "--report-dir", os.path.join(work, "r"), *args],
                                timeout=120)
-        expect(f"{name}: exit {status}, expected 2", status == 2)
-        expect(f"{name}: the output does not say {says!r}", says in out + err)
+        expect(status == 2, f"{name}: exit {status}, expected 2")
+        expect(says in out + err, f"{name}: the output does not say {says!r}")
 
     # A report directory that cannot be made is refused before the adapter
     # is asked anything (it was found after the whole run, 131 s with Python,
@@ -251,20 +247,20 @@ def test_fails(rp, python, work):
             os.remove(asked)
         status, out, err = run(rp, ["stats", "--impl", f"{fake('record')} {shlex.quote(asked)}",
                                     "--quick", "--report-dir", bad], timeout=120)
-        expect(f"--report-dir {bad}: exit {status}, expected 2", status == 2)
-        expect(f"--report-dir {bad}: does not name the directory",
-               "--report-dir: " in err and bad in err)
-        expect(f"--report-dir {bad}: the adapter was asked before the directory was checked",
-               not os.path.exists(asked))
-        expect(f"--report-dir {bad}: took {last_run.get('seconds', 0):.1f} s",
-               last_run.get("seconds", 99) < 5)
+        expect(status == 2, f"--report-dir {bad}: exit {status}, expected 2")
+        expect("--report-dir: " in err and bad in err,
+               f"--report-dir {bad}: does not name the directory")
+        expect(not os.path.exists(asked),
+               f"--report-dir {bad}: the adapter was asked before the directory was checked")
+        expect(last_run.get("seconds", 99) < 5,
+               f"--report-dir {bad}: took {last_run.get('seconds', 0):.1f} s")
     os.chmod(read_only, 0o700)
 
     # An adapter that fails at its first request gets no power table.
     status, out, _ = run(rp, ["stats", "--impl", fake("dies"), "--quick", "--report-dir",
                               os.path.join(work, "r")])
-    expect("a power table was printed for an adapter that never answered",
-           "Power at this n" not in out)
+    expect("Power at this n" not in out,
+           "a power table was printed for an adapter that never answered")
 
 
 def test_hostile(rp, python, work):
@@ -277,15 +273,15 @@ def test_hostile(rp, python, work):
                         ("infinity", "Infinity (draw 0)")):
         status, out, err = run(rp, ["stats", "--impl", fake(mode), "--n", "10240",
                                     "--report-dir", report])
-        expect(f"{mode}: the fleet's delays out of range are not shown",
-               "of the fleet's delays outside [0, 2) (2r for r in [0, 1))" in out)
-        expect(f"{mode}: exit {status}, expected 1 (a rejection, not a crash)", status == 1)
-        expect(f"{mode}: a library's exception escaped", "Error in function" not in out + err)
-        expect(f"{mode}: the output does not show {shown!r} with its cell",
-               re.search(r"FAIL jittered/port/f0\.05/tiny: rejected by range.*outside the band \[.*"
-                         + re.escape(shown), out))
-        expect(f"{mode}: no tally of what rejected",
-               "Rejected: range in 33 of 33 cells" in out)
+        expect("of the fleet's delays outside [0, 2) (2r for r in [0, 1))" in out,
+               f"{mode}: the fleet's delays out of range are not shown")
+        expect(status == 1, f"{mode}: exit {status}, expected 1 (a rejection, not a crash)")
+        expect("Error in function" not in out + err, f"{mode}: a library's exception escaped")
+        expect(re.search(r"FAIL jittered/port/f0\.05/tiny: rejected by range.*outside the band \[.*"
+                         + re.escape(shown), out),
+               f"{mode}: the output does not show {shown!r} with its cell")
+        expect("Rejected: range in 33 of 33 cells" in out,
+               f"{mode}: no tally of what rejected")
         expect_in_file(os.path.join(report, "summary.md"), shown)
 
     # An error after some cells (spring-retry throws on a delay its long of
@@ -293,19 +289,19 @@ def test_hostile(rp, python, work):
     # reported, and the run is not called a pass (exit 2: they passed).
     status, out, err = run(rp, ["stats", "--impl", fake("throws-on-huge"), "--n", "10240",
                                 "--processes", "1", "--report-dir", report])
-    expect(f"throws-on-huge: exit {status}, expected 2 (the cells drawn pass, the rest untested)",
-           status == 2)
+    expect(status == 2,
+           f"throws-on-huge: exit {status}, expected 2 (the cells drawn pass, the rest untested)")
     for text in ("answered with an error, after 4 sample answers it drew: "
                  "java.lang.ArithmeticException: long overflow",
                  "FAILED TO TEST: cell jittered/port/f0.05/huge and the 29 after it (of 32)",
                  "NOT ALL TESTED: 3 of 3 cells pass (of those drawn; the adapter answered an "
                  "error in jittered/port/f0.05/huge)"):
-        expect(f"throws-on-huge: the output does not say {text!r}", text in out)
+        expect(text in out, f"throws-on-huge: the output does not say {text!r}")
     expect_in_file(os.path.join(report, "summary.md"), "jittered/port/f0.05/ordinary")
     with open(os.path.join(report, "results.json"), encoding="utf-8") as f:
         stopped = json.load(f).get("stopped_by", "")
-    expect(f"throws-on-huge: results.json's stopped_by does not name the cell: {stopped!r}",
-           "jittered/port/f0.05/huge" in stopped)
+    expect("jittered/port/f0.05/huge" in stopped,
+           f"throws-on-huge: results.json's stopped_by does not name the cell: {stopped!r}")
 
     # Answers of ~63 MB, under the 64 MiB line cap: bounded memory, clipped echoes.
     for mode, says in (("objects", "result array holds an object at draw 0"),
@@ -313,14 +309,15 @@ def test_hostile(rp, python, work):
                        ("big-id", "answered id")):
         status, out, err = run(rp, ["stats", "--impl", fake(mode), "--quick", "--processes",
                                     "1", "--report-dir", report], timeout=300)
-        expect(f"{mode}: exit {status}, expected 2", status == 2)
-        expect(f"{mode}: the output does not say {says!r}", says in out)
-        expect(f"{mode}: {len(out)} bytes of output, more than {MAX_ECHOED_OUTPUT}: an echo "
-               f"is not clipped", len(out) <= MAX_ECHOED_OUTPUT)
+        expect(status == 2, f"{mode}: exit {status}, expected 2")
+        expect(says in out, f"{mode}: the output does not say {says!r}")
+        expect(len(out) <= MAX_ECHOED_OUTPUT,
+               f"{mode}: {len(out)} bytes of output, more than {MAX_ECHOED_OUTPUT}: an echo "
+               f"is not clipped")
         rss = last_run.get("max_rss_kb", 1 << 30)
         print(f"{mode}: peak RSS {rss // 1024} MB")
-        expect(f"{mode}: peak RSS {rss // 1024} MB, above {MAX_RSS_KB // 1024} MB",
-               rss <= MAX_RSS_KB)
+        expect(rss <= MAX_RSS_KB,
+               f"{mode}: peak RSS {rss // 1024} MB, above {MAX_RSS_KB // 1024} MB")
 
 
 # ---- the broken adapters ----------------------------------------------------
@@ -419,10 +416,7 @@ def main():
     {"pass": test_pass, "drifted": test_drifted, "resolution": test_resolution,
      "accepted": test_accepted, "fails": test_fails,
      "hostile": test_hostile}[mode](rp, adapter, work, *extra)
-    for failure in failures:
-        print("FAIL:", failure)
-    print("FAILED" if failures else "PASSED")
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

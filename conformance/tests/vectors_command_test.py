@@ -13,10 +13,11 @@ import shlex
 import subprocess
 import sys
 
+from assertions import expect, finish
+
 
 def main(rp, python, adapter, work):
     os.makedirs(work, exist_ok=True)
-    failures = []
 
     def vectors(*args):
         return subprocess.run([rp, "vectors", *args], stdout=subprocess.PIPE,
@@ -25,21 +26,19 @@ def main(rp, python, adapter, work):
     first = vectors("--cases", "400", "--seed", "20261129")
     second = vectors("--cases", "400", "--seed", "20261129")
     other = vectors("--cases", "400", "--seed", "20261130")
-    if first.returncode != 0 or first.stdout != second.stdout:
-        failures.append("the same seed must give the same vectors")
-    if first.stdout == other.stdout:
-        failures.append("another seed gave the same vectors")
+    expect(first.returncode == 0 and first.stdout == second.stdout,
+           "the same seed must give the same vectors")
+    expect(first.stdout != other.stdout, "another seed gave the same vectors")
     lines = first.stdout.decode().splitlines()
-    if len(lines) != 400:
-        failures.append(f"{len(lines)} lines, expected 400")
+    expect(len(lines) == 400, f"{len(lines)} lines, expected 400")
     errors = 0
     for line in lines:
         vector = json.loads(line)
-        if ("expect" in vector) == ("expect_error" in vector):
-            failures.append(f"neither or both of expect/expect_error: {line[:200]}")
+        expect(("expect" in vector) != ("expect_error" in vector),
+               f"neither or both of expect/expect_error: {line[:200]}")
         errors += "expect_error" in vector
-    if not 0 < errors < 100:
-        failures.append(f"{errors} of 400 are errors: the full profile mixes in about 1 in 10")
+    expect(0 < errors < 100,
+           f"{errors} of 400 are errors: the full profile mixes in about 1 in 10")
 
     path = os.path.join(work, "generated.jsonl")
     with open(path, "wb") as f:
@@ -48,16 +47,13 @@ def main(rp, python, adapter, work):
                             "--vectors", path, "--cases", "0"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
     print(check.stdout.decode()[-2000:])
-    if check.returncode != 0 or "400 sent, 400 agree" not in check.stdout.decode():
-        failures.append(f"check on the generated vectors exited {check.returncode}")
+    expect(check.returncode == 0 and "400 sent, 400 agree" in check.stdout.decode(),
+           f"check on the generated vectors exited {check.returncode}")
 
     reference = vectors("--cases", "300", "--seed", "5", "--reference-profile")
-    if b"expect_error" in reference.stdout:
-        failures.append("the reference profile wrote an error vector")
+    expect(b"expect_error" not in reference.stdout, "the reference profile wrote an error vector")
 
-    for failure in failures:
-        print("FAIL:", failure)
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":
