@@ -81,11 +81,10 @@ def say(*parts):
     print("mutate-ports:", *parts, flush=True)
 
 
-def go_environment(work):
-    env = dict(os.environ)
-    env.update(GOCACHE=str(work / "go-cache"), GOPATH=str(work / "go-path"),
-               GOFLAGS="-buildvcs=false", GOPROXY="off", GOTOOLCHAIN="local")
-    return env
+def in_go_environment(work, *argv):
+    """argv run by scripts/go-env, the Go environment every build here
+    shares (offline, no VCS stamp), with its caches under `work`."""
+    return [str(ROOT / "scripts" / "go-env"), str(work / "go-caches"), *argv]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -148,8 +147,9 @@ PORTS = [
          lambda out: [PYTHON, str(out / "adapter.py")],
          ("adapter.py | within_cost_limit", "adapter.py | gives_up")),
     Port("go", "conformance/adapters/go", ("go",),
-         lambda out, work: (["go", "run", ".", "--src", str(ROOT / "conformance/adapters/go"),
-                             "--out", str(out)], HERE / "go", go_environment(work)),
+         lambda out, work: (in_go_environment(work, "go", "run", ".", "--src",
+                                              str(ROOT / "conformance/adapters/go"),
+                                              "--out", str(out)), HERE / "go", None),
          lambda out: [str(out / "retrypolicy-adapter")],
          ("cmd/retrypolicy-adapter/protocol.go | withinCostLimit",
           "retrypolicy.go | RetryPolicy.Walk", "retrypolicy.go | RetryPolicy.GivesUp")),

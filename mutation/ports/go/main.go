@@ -6,11 +6,13 @@
 // module of its own, standard library only, so it runs from its directory:
 //
 //	cd mutation/ports/go
-//	GOFLAGS=-buildvcs=false GOPROXY=off GOTOOLCHAIN=local GOCACHE=/tmp/gocache GOPATH=/tmp/gopath \
-//	    go run . --src ../../../conformance/adapters/go --out /tmp/go-schemata [--loop main] [--go /usr/bin/go]
+//	../../../scripts/go-env /tmp/go go run . --src ../../../conformance/adapters/go \
+//	    --out /tmp/go-schemata [--loop main] [--go /usr/bin/go]
 //
-// (From the repository's root, go run ./mutation/ports/go fails: the root
-// has no go.mod.) Its tests: go test . in the same directory.
+// scripts/go-env gives it the Go environment every build here shares:
+// offline, with its caches in the directory named (/tmp/go). From the
+// repository's root, go run ./mutation/ports/go fails: the root has no
+// go.mod. Its tests: go test . in the same directory, through go-env too.
 //
 // DIR (--out) gets the copy, a mutant_runtime.go in each package, the
 // adapter built as DIR/retrypolicy-adapter (named after the main package's
