@@ -36,6 +36,8 @@ import tempfile
 import threading
 import time
 
+import framework
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 HERE = ROOT / "mutation"
 EQUIVALENTS = HERE / "equivalents.json"
@@ -160,12 +162,11 @@ def load_json(path, default):
 
 
 def load_equivalents():
-    return {e["key"]: e for e in load_json(EQUIVALENTS, [])}
+    return {e["key"]: e for e in framework.read_equivalents(EQUIVALENTS, [])}
 
 
 def save_equivalents(entries):
-    ordered = sorted(entries.values(), key=lambda e: e["key"])
-    EQUIVALENTS.write_text(json.dumps(ordered, indent=1, ensure_ascii=False) + "\n")
+    framework.write_equivalents(EQUIVALENTS, list(entries.values()))
 
 
 def resolve(manifest, wanted):

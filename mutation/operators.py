@@ -10,11 +10,12 @@ site as `(on(id) ? changed : original)`).
 The first operators are the classic ones (scripts/mutate had them); the last
 are the slips a maintainer of the shared arithmetic makes in a refactor.
 """
-import dataclasses
 import re
 from decimal import Decimal
 
 import clang.cindex as ci
+
+from framework import Operator
 
 K = ci.CursorKind
 T = ci.TypeKind
@@ -448,13 +449,6 @@ def extra_draw(m, node, ctx):
     end = m.statement_end(node)
     m.add(node, "stmt", ctx, "extra-draw", "return x -> draw; return x",
           f"(void){draws[0]}; {m.source[node.start:end]}", end=end)
-
-
-@dataclasses.dataclass(frozen=True)
-class Operator:
-    name: str
-    reason: str
-    apply: object
 
 
 TABLE = [

@@ -33,6 +33,7 @@ import clang.cindex as ci  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import operators  # noqa: E402
+from framework import Keys  # noqa: E402
 
 # The core's sources that hold arithmetic, validation or a draw, relative to
 # src/. Every other file of src/ is copied as it is.
@@ -275,16 +276,13 @@ def generate(src, include_dirs):
         mutator = FileMutator(rel, src / rel, [str(src)] + include_dirs)
         files[rel] = (mutator, mutator.collect())
     next_id = 1
-    occurrences = {}
+    keys = Keys()
     for rel, (mutator, sites) in files.items():
         for site in sites:
             for m in site.mutants:
                 m.id = next_id
                 next_id += 1
-                base = f"{pathlib.Path(rel).name} | {site.function} | {m.operator} {m.change}"
-                n = occurrences.get(base, 0)
-                occurrences[base] = n + 1
-                m.key = f"{base} | {n}"
+                m.key, _ = keys.key(pathlib.Path(rel).name, site.function, m.operator, m.change)
     return files
 
 

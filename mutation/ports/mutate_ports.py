@@ -52,6 +52,10 @@ import time
 import report
 import text_mutants
 
+# The parts every mutation analysis here shares (mutation/framework.py).
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+import framework  # noqa: E402
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 HERE = ROOT / "mutation" / "ports"
 EQUIVALENTS = HERE / "equivalents.json"
@@ -438,9 +442,7 @@ def compile_error(output):
 # ---- Equivalents -----------------------------------------------------------
 
 def load_equivalents():
-    if not EQUIVALENTS.exists():
-        return {}
-    return json.loads(EQUIVALENTS.read_text())
+    return framework.read_equivalents(EQUIVALENTS, {})
 
 
 def function_of(mutant):
@@ -474,9 +476,8 @@ def argue(port, mutants, key, why, judged_by=None):
     if judged_by:
         entry["judged_by"] = judged_by
     entries.append(entry)
-    entries.sort(key=lambda e: e["key"])
     equivalents[port] = entries
-    EQUIVALENTS.write_text(json.dumps(equivalents, indent=1, ensure_ascii=False) + "\n")
+    framework.write_equivalents(EQUIVALENTS, equivalents)
     say(f"{port}: {key} listed as equivalent")
 
 

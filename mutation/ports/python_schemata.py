@@ -40,6 +40,10 @@ import pathlib
 import shutil
 import sys
 
+# The parts every mutation analysis here shares (mutation/framework.py).
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from framework import Keys, Operator  # noqa: E402
+
 # ---- the operators ---------------------------------------------------------------------
 #
 # An operator looks at one node of a file's syntax tree and adds the mutants it
@@ -341,13 +345,6 @@ def loop_bound_off_by_one(m, node, ctx):
               ast.BinOp(left=copy.deepcopy(stop), op=op(), right=ast.Constant(1)))
 
 
-@dataclasses.dataclass(frozen=True)
-class Operator:
-    name: str
-    reason: str
-    apply: object
-
-
 TABLE = [
     Operator("relational", "a boundary moved by one: the inclusive age limit, the last attempt, "
              "the cap's strict >, the range of r", relational),
@@ -397,6 +394,7 @@ class Mutant:
     node: ast.AST       # what takes the site's place
     id: int = 0
     key: str = ""
+    occurrence: int = 0
 
 
 @dataclasses.dataclass
@@ -723,7 +721,7 @@ def generate(src, files):
     """Every site of every file, each mutant numbered and keyed."""
     mutators = []
     next_id = 1
-    occurrences = {}
+    keys = Keys()
     for rel in files:
         mutator = FileMutator(rel, (src / rel).read_text())
         sites = mutator.collect()
@@ -731,10 +729,8 @@ def generate(src, files):
             for m in site.mutants:
                 m.id = next_id
                 next_id += 1
-                base = f"{pathlib.PurePath(rel).name} | {site.function} | {m.operator} {m.change}"
-                n = occurrences.get(base, 0)
-                occurrences[base] = n + 1
-                m.key = f"{base} | {n}"
+                m.key, m.occurrence = keys.key(pathlib.PurePath(rel).name, site.function,
+                                               m.operator, m.change)
                 check_mutant(site, m)
         mutators.append((mutator, sites))
     return mutators
@@ -743,7 +739,7 @@ def generate(src, files):
 def manifest_entry(relpath, site, m):
     return {"id": m.id, "key": m.key, "file": relpath, "line": site.node.lineno,
             "function": site.function, "operator": m.operator, "change": m.change,
-            "occurrence": int(m.key.rsplit("| ", 1)[1]), "original": ast.unparse(site.node),
+            "occurrence": m.occurrence, "original": ast.unparse(site.node),
             "mutant": ast.unparse(m.node), "fingerprint": site.fingerprint}
 
 

@@ -33,6 +33,10 @@ import pathlib
 import re
 import sys
 
+# The parts every mutation analysis here shares (mutation/framework.py).
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from framework import Keys, Operator  # noqa: E402
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
@@ -1165,13 +1169,6 @@ def loop_bound_off_by_one(f):
             yield Edit(bound, last, f"{shown} {sign} 1", f"n -> n {sign} 1")
 
 
-@dataclasses.dataclass(frozen=True)
-class Operator:
-    name: str
-    reason: str
-    apply: object
-
-
 TABLE = [
     Operator("relational", "a boundary moved by one: the inclusive age limit, the last attempt, "
              "the cap's strict >, the range of r (not a generic's < >)", swap("relational")),
@@ -1299,7 +1296,7 @@ def generate(port, folder=None):
                 edits.append((f.tokens[edit.first].start, -f.tokens[edit.last].end, order,
                               operator.name, edit))
         edits.sort(key=lambda e: e[:3])
-        occurrences = {}
+        keys = Keys()
         seen = set()
         for start, negative_end, _, name, edit in edits:
             end = -negative_end
@@ -1307,14 +1304,12 @@ def generate(port, folder=None):
                 continue  # two operators making the same text: one mutant
             seen.add((start, end, edit.replacement))
             member = f.member_at[edit.first]
-            base = f"{display} | {member.name} | {name} {edit.change}"
-            n = occurrences.get(base, 0)
-            occurrences[base] = n + 1
+            key, n = keys.key(display, member.name, name, edit.change)
             original, mutant = shown(f, edit)
             token = f.tokens[edit.first]
             column = token.start - f.source.rfind("\n", 0, token.start)
             mutants.append({
-                "id": 0, "key": f"{base} | {n}", "file": display, "path": f.relpath,
+                "id": 0, "key": key, "file": display, "path": f.relpath,
                 "line": token.line, "column": column, "function": member.name,
                 "operator": name, "change": edit.change, "occurrence": n,
                 "original": original, "mutant": mutant, "fingerprint": member.fingerprint,
