@@ -1,12 +1,13 @@
 #include "conformance/protocol/answer.hpp"
 
-#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <utility>
+#include <variant>
 
-#include "conformance/protocol/limits.hpp"
+#include "conformance/protocol/answer_reader.hpp"
 #include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {
@@ -47,39 +48,6 @@ bool read_result(const json& result, Answer& answer, std::string& why) {
   answer.items.push_back(*value);
   return true;
 }
-
-// Counts a document's values without keeping any, and stops the parse
-// (returns false) once there are more than `limit`.
-class ValueCounter final : public json::json_sax_t {
- public:
-  explicit ValueCounter(std::size_t limit) : limit_(limit) {}
-  bool over() const { return count_ > limit_; }
-
-  bool null() override { return counted(); }
-  bool boolean(bool /*value*/) override { return counted(); }
-  bool number_integer(json::number_integer_t /*value*/) override { return counted(); }
-  bool number_unsigned(json::number_unsigned_t /*value*/) override { return counted(); }
-  bool number_float(json::number_float_t /*value*/, const json::string_t& /*text*/) override {
-    return counted();
-  }
-  bool string(json::string_t& /*value*/) override { return counted(); }
-  bool binary(json::binary_t& /*value*/) override { return counted(); }
-  bool start_object(std::size_t /*size*/) override { return counted(); }
-  bool key(json::string_t& /*value*/) override { return true; }
-  bool end_object() override { return true; }
-  bool start_array(std::size_t /*size*/) override { return counted(); }
-  bool end_array() override { return true; }
-  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
-                   const json::exception& /*error*/) override {
-    return false;
-  }
-
- private:
-  bool counted() { return ++count_ <= limit_; }
-
-  std::size_t limit_;
-  std::size_t count_ = 0;
-};
 
 // A number of an id, as same_id reads it: an integer literal within int64 is
 // held exactly; any other number is the double the JSON reader rounded its
@@ -143,87 +111,12 @@ std::string describe_bits(double value) {
 }
 
 std::optional<Answer> parse_answer(std::string_view line, std::string& why) {
-  // The JSON reader stops at a NUL byte, and would read a valid answer
-  // followed by a NUL and garbage as that answer alone.
-  if (const std::size_t nul = line.find('\0'); nul != std::string_view::npos) {
-    why = "holds a NUL byte at byte " + std::to_string(nul + 1);
+  std::variant<Answer, AnswerFault> read = read_answer(line);
+  if (const auto* fault = std::get_if<AnswerFault>(&read)) {
+    why = describe(*fault);
     return std::nullopt;
   }
-  // Answers are ASCII (conformance/README.md, Answers): a port that writes
-  // UTF-8 is a port whose next reader may not take it.
-  if (const auto wide = std::find_if(line.begin(), line.end(),
-                                     [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
-      wide != line.end()) {
-    why = "holds a byte that is not ASCII, at byte " + std::to_string(wide - line.begin() + 1) +
-          " (answers escape it as \\uXXXX)";
-    return std::nullopt;
-  }
-  // An adapter is untrusted, and may write anything up to the 64 MiB line
-  // cap. An answer nests one level deeper than the id it echoes, which
-  // nests at most kMaxDepth; its strings are bounded on the raw bytes; and
-  // since a tree costs tens of bytes a value (a 63 MB line of [{},{},...]
-  // took 2.1 GB), the values are counted first, building nothing, and a
-  // line with more than any answer can hold is refused before a tree is made.
-  const JsonTextShape shape = shape_of(line);
-  if (shape.depth > kMaxDepth + 1) {
-    why = "nests deeper than any answer can";
-    return std::nullopt;
-  }
-  if (shape.longest_string > kMaxAnswerStringBytes) {
-    why = "holds a string of more than " + std::to_string(kMaxAnswerStringBytes) +
-          " bytes, longer than any answer needs";
-    return std::nullopt;
-  }
-  ValueCounter counter(kMaxAnswerValues);
-  if (!json::sax_parse(line.begin(), line.end(), &counter) && counter.over()) {
-    why = "holds more than " + std::to_string(kMaxAnswerValues) +
-          " JSON values, more than any answer can";
-    return std::nullopt;
-  }
-  json parsed;
-  try {
-    parsed = json::parse(line.begin(), line.end());
-  } catch (const json::parse_error& e) {
-    why = "not JSON, at byte " + std::to_string(e.byte);
-    return std::nullopt;
-  } catch (const json::exception&) {
-    why = "a number beyond binary64";
-    return std::nullopt;
-  }
-  if (!parsed.is_object()) {
-    why = "not a JSON object";
-    return std::nullopt;
-  }
-  Answer answer;
-  const auto id = parsed.find("id");
-  if (id == parsed.end()) {
-    why = "no \"id\"";
-    return std::nullopt;
-  }
-  answer.id = std::move(*id);
-  const auto ok = parsed.find("ok");
-  if (ok == parsed.end() || !ok->is_boolean()) {
-    why = "no boolean \"ok\"";
-    return std::nullopt;
-  }
-  answer.ok = ok->get<bool>();
-  if (answer.ok) {
-    const auto result = parsed.find("result");
-    if (result == parsed.end()) {
-      why = "\"ok\": true without \"result\"";
-      return std::nullopt;
-    }
-    if (!read_result(*result, answer, why)) return std::nullopt;
-  } else {
-    const auto error = parsed.find("error");
-    if (error == parsed.end() || !error->is_string()) {
-      why = "\"ok\": false without a string \"error\"";
-      return std::nullopt;
-    }
-    // Messages are prose, never compared: a report shows the start.
-    answer.error = error->get_ref<const std::string&>().substr(0, kMaxErrorBytes);
-  }
-  return answer;
+  return std::get<Answer>(std::move(read));
 }
 
 std::string format_result(const Answer& answer) {

@@ -32,24 +32,8 @@ struct Answer {
   std::string error;  // when not ok
 };
 
-// The most JSON values (numbers, strings, null, booleans, arrays, objects)
-// parse_answer reads in one answer before giving up: an id echoed from a
-// 1 MiB request line holds fewer, and a result at most 65,536 entries. At
-// about 50 bytes a value in memory, the bound keeps any answer's tree under
-// 64 MB.
-inline constexpr std::size_t kMaxAnswerValues = std::size_t{1} << 20;
-// The longest string an answer may hold: an id echoed from a request line
-// is shorter than the line's 1 MiB, and an error message is a sentence; a
-// JSON reader holds a whole string (and its growing copies) before it can
-// refuse it, so longer ones are refused on the raw bytes.
-inline constexpr std::size_t kMaxAnswerStringBytes = std::size_t{4} << 20;
-// An error message is kept to this many bytes: it is prose for a person,
-// and a report shows only its start anyway.
-inline constexpr std::size_t kMaxErrorBytes = 4096;
-
-// Reads an answer line; nullopt, with the reason in `why`, when the line is
-// not an answer in the protocol's grammar (a NUL byte, or anything after the
-// one JSON object but whitespace, included).
+// Reads an answer line with read_answer (answer_reader.hpp); nullopt, with
+// the fault described in `why`, when the line holds no answer.
 std::optional<Answer> parse_answer(std::string_view line, std::string& why);
 
 // The answer line, without its newline: members in the protocol's order,

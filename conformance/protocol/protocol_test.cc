@@ -89,14 +89,16 @@ TEST(WireNumbers, CommandLineDecimalsRoundOnce) {
   EXPECT_FALSE(parse_decimal(""));
 }
 
-// The fast reader of sample answers (port_stats.cc) takes exactly what a
-// JSON reader would take for one number, and rounds it once.
+// The answer reader (answer_reader.hpp) reads a number from its text:
+// exactly what a JSON reader would take for one number, rounded once.
 TEST(WireNumbers, AnswerTextIsOneJsonNumberOrANonFiniteString) {
   for (const char* good : {"0", "-0.0", "0.1", "1e-09", "1E+5", "2.5e0", "123456789"}) {
     ASSERT_TRUE(wire_number_text(good)) << good;
     EXPECT_EQ(bits_of(*wire_number_text(good)), bits_of(*parse_decimal(good))) << good;
   }
   EXPECT_TRUE(std::signbit(*wire_number_text("-0.0")));
+  // An integer literal is an integer, as wire_number reads it: -0 is 0.
+  EXPECT_EQ(bits_of(*wire_number_text("-0")), bits_of(*wire_number(json::parse("-0"))));
   EXPECT_EQ(*wire_number_text("\"Infinity\""), HUGE_VAL);
   EXPECT_EQ(*wire_number_text("\"-Infinity\""), -HUGE_VAL);
   EXPECT_TRUE(std::isnan(*wire_number_text("\"NaN\"")));

@@ -95,6 +95,8 @@ std::optional<double> wire_number_text(std::string_view text) {
     if (digits() == 0) return std::nullopt;
   }
   if (i != text.size()) return std::nullopt;
+  // An integer literal is an integer, as wire_number reads one: -0 is 0.
+  if (text == "-0") return 0.0;
   // Overflow is malformed on the wire (a JSON reader refuses 1e400 too), so
   // out of range is nullopt; underflow reads as 0 or a subnormal.
   return read_decimal(text).value;
