@@ -1,24 +1,30 @@
 #!/usr/bin/env python3
 """`retry-policy stats` end to end, at a chosen n: a wrong source rejected
-for the right reason, a right one passed.
+for the right reason, a right one passed. What a run found is read from its
+report's results.json.
 
     source_drift_test.py rejects RETRY_POLICY WORK_DIR --n N --table ADAPTER --drift DRIFT
                          [--impl COMMAND] [--check-cases C]
         `check --impl COMMAND --cases C` exits 0 (the arithmetic is right:
         check injects r, so it cannot see a source), and `stats --impl
-        COMMAND --n N` exits 1 naming what `ADAPTER --rejected-by DRIFT` says
-        must reject it (drifted_adapter's table): each test name in at least
-        one cell's FAIL line, and each phrase (a name with a space in it:
-        "resolution B bits", "the draws sit on a 1 ms grid") in a verdict
-        line. COMMAND is
-        "ADAPTER DRIFT" unless given: give `retry-policy serve`, whose source
-        is right, to see the test fail.
+        COMMAND --n N` exits 1 for what `ADAPTER --rejected-by DRIFT` says
+        must reject it (drifted_adapter's table): each test's name rejects
+        at least one cell (a cell the port's time unit can represent), each
+        fleet test's rejects the fleet, and each finding in words
+        ("resolution B bits", "the draws sit on a 1 ms grid") is held by
+        results.json's fields (finding() reads them). Every rejected cell
+        shows some of its values on the console and in summary.md. COMMAND
+        is "ADAPTER DRIFT" unless given: give `retry-policy serve`, whose
+        source is right, to see the test fail.
 
-    source_drift_test.py passes RETRY_POLICY WORK_DIR --n N --impl COMMAND [--says TEXT]...
-                         [--resolution] [-- STATS_ARG...]
-        `stats --impl COMMAND --n N STATS_ARG...` exits 0, every cell passes,
-        and the output says each TEXT (and, with --resolution, the source's
-        resolution in bits: the rule was judged).
+    source_drift_test.py passes RETRY_POLICY WORK_DIR --n N --impl COMMAND
+                         [--finding WORDS]... [--field PATH=VALUE|PATH~TEXT]...
+                         [--says TEXT]... [--resolution] [-- STATS_ARG...]
+        `stats --impl COMMAND --n N STATS_ARG...` exits 0 and every cell
+        passes at n N; results.json holds each finding (as for rejects) and
+        each field (as expect_exit.py's --field); with --resolution, the
+        source's resolution is read in bits (the rule was judged); the
+        verdict's words say each TEXT.
 
     source_drift_test.py table ADAPTER README
         README holds `ADAPTER --table` word for word: the drift table the
@@ -37,6 +43,8 @@ import sys
 import time
 
 from assertions import expect, fail, finish
+from expect_exit import check_field
+from stats_impl_test import bits_read, brief, forget_results, results
 
 
 def run(command, timeout=600):
@@ -57,15 +65,44 @@ def run(command, timeout=600):
 
 
 def stats(args, impl, extra=()):
+    """stats' exit code, its console output, and its results.json (None, a
+    failure recorded, when the run wrote none)."""
     report = os.path.join(args.work, "report")
-    return run([args.retry_policy, "stats", "--impl", impl, "--n", str(args.n),
-                "--report-dir", report, "--progress-every", "60", *extra])
+    forget_results(report)
+    status, out = run([args.retry_policy, "stats", "--impl", impl, "--n", str(args.n),
+                       "--report-dir", report, "--progress-every", "60", *extra])
+    return status, out, results(report)
 
 
 def verdict_lines(out):
     """Every line but the power table's rows: where a test's name or a
     resolution in bits is a finding, not the table's "bits of resolution"."""
     return [line for line in out.splitlines() if not line.startswith("|")]
+
+
+def finding(data, phrase):
+    """Whether results.json holds the finding PHRASE puts in words
+    (drifted_adapter's table names findings so: "resolution B bits", "the
+    draws sit on a 1 ms grid"); None for words no field of it reads."""
+    resolution = data.get("resolution", {})
+    bits = re.fullmatch(r"resolution (\d+(?:\.\d+)?) bits", phrase)
+    if bits:
+        return bits_read(resolution, bits.group(1))
+    if phrase == "the source is stuck":
+        return resolution.get("stuck") is True
+    unit = re.fullmatch(r"the draws sit on a (.+) grid", phrase)
+    if unit:
+        return resolution.get("decimal_unit") == unit.group(1)
+    if phrase == "cannot represent":
+        return any(cell["failed"] and cell["unrepresentable"] for cell in data["cells"])
+    return None
+
+
+def rejected_by(cell, name):
+    """Whether NAME (a test's, or "range") rejected the cell."""
+    if name == "range":
+        return not cell["range"]["ok"]
+    return any(test["name"] == name and test["rejected"] for test in cell["tests"])
 
 
 def rejects(args):
@@ -78,55 +115,93 @@ def rejects(args):
     status, _ = run([args.retry_policy, "check", "--impl", impl, "--cases", str(args.check_cases)])
     expect(status == 0, f"check: exit {status}, expected 0 (the arithmetic is the core's)")
 
-    status, out = stats(args, impl)
+    status, out, data = stats(args, impl)
     expect(status == 1, f"stats: exit {status}, expected 1 (a test rejects)")
+    if data is None:
+        return
+    expect(data["passed"] is False, "stats: results.json: the run passed")
+    failed = [cell for cell in data["cells"] if cell["failed"]]
+    # Cells a port's time unit cannot represent fail whatever its jitter:
+    # a test's rejection counts only in the others.
+    judged = [cell for cell in failed if cell["unrepresentable"] is None]
+    for cell in failed:
+        expect(cell["range"]["first_outside"] or cell["first_values"],
+               f"stats: results.json: rejected cell {cell['name']} holds none of its values")
+    # Every rejected cell shows some of its values, the delays outside its
+    # band or its first delays, where a person reads it: its console line
+    # and its row in the summary's grid.
     lines = verdict_lines(out)
-    expect(any(line.startswith("FAIL: ") for line in lines), "stats: no FAIL verdict")
-    # "FAIL <cell>: rejected by <test>, <test>..."
-    cells = [line for line in lines if re.match(r"FAIL \S+: ", line)]
-    # Every rejected cell shows some of its values: the delays outside its
-    # band, or its first delays; on the console and in the report's grid.
-    for line in cells:
-        expect("outside the band" in line or "first delays" in line,
-               f"stats: a rejected cell shows none of its values: {line[:120]}")
     with open(os.path.join(args.work, "report", "summary.md"), encoding="utf-8") as f:
-        rows = [row for row in f.read().splitlines() if row.startswith("| jittered/")
-                or row.startswith("| next_delay/")]
-    for row in rows:
-        columns = row.split(" | ")
-        if len(columns) > 4 and columns[4] != "none":
-            expect("outside the band" in columns[2] or "first delays" in columns[2],
-                   f"summary.md: a rejected cell shows none of its values: {row[:120]}")
+        rows = [row.split(" | ") for row in f.read().splitlines() if row.startswith("| ")]
+    for cell in failed:
+        name = cell["name"]
+        if cell["unrepresentable"] is None:
+            said = [line for line in lines if line.startswith(f"FAIL {name}: ")]
+            expect(said and ("outside the band" in said[0] or "first delays" in said[0]),
+                   f"stats: rejected cell {name} shows none of its values: {said[:1]}")
+        # A row's columns: the cell (with why a port's unit cannot represent
+        # it, if so), d, range, smallest p, rejected by, pictures.
+        ranges = [columns[2] for columns in rows if len(columns) > 4 and (
+            columns[0] == f"| {name}" or columns[0].startswith(f"| {name} ("))]
+        expect(ranges and ("outside the band" in ranges[0] or "first delays" in ranges[0]),
+               f"summary.md: rejected cell {name} shows none of its values: {ranges[:1]}")
+    resolution = data.get("resolution", {})
+    fleet_tests = {test["name"]: test for test in data.get("fleet", {}).get("tests", [])}
     for name in expected:
         if name.startswith("fleet_"):
-            said = [line for line in lines if line.strip().startswith(f"REJECTED {name}:")]
-            expect(said, f"stats: the fleet is not rejected by {name}")
-            print(f"{name}: {said[0].strip() if said else 'not rejected'}")
+            test = fleet_tests.get(name, {})
+            expect(test.get("rejected") is True, f"stats: the fleet is not rejected by {name}")
+            print(f"{name}: {test.get('finding', 'not in results.json')}")
         elif " " in name:
-            # Words of a verdict, the resolution's ("resolution B bits") or
+            # Words of a finding: the resolution's ("resolution B bits") or
             # its cause ("the draws sit on a 1 ms grid").
-            said = [line for line in lines if name in line]
-            expect(said, f"stats: the verdict does not say {name!r}")
-            print(f"{name!r}: said on {len(said)} verdict line(s)")
+            holds = finding(data, name)
+            if holds is None:
+                fail(f"no field of results.json reads {name!r}: teach finding() to")
+                continue
+            expect(holds, f"stats: results.json does not hold {name!r}: {brief(resolution)}")
+            if name.startswith("resolution "):
+                expect(resolution.get("rejected") is True,
+                       f"stats: results.json: the resolution does not reject: {brief(resolution)}")
+            print(f"{name!r}: held by results.json")
         else:
-            named = [line for line in cells if re.search(rf"\b{re.escape(name)}\b",
-                                                         line.split(": ", 1)[1])]
+            named = [cell for cell in judged if rejected_by(cell, name)]
             expect(named, f"stats: no cell is rejected by {name}")
-            print(f"{name}: rejects {len(named)} of {len(cells)} failing cells")
+            print(f"{name}: rejects {len(named)} of {len(judged)} failing cells")
 
 
 def passes(args, extra):
-    status, out = stats(args, args.impl, extra)
+    status, out, data = stats(args, args.impl, extra)
     expect(status == 0, f"stats: exit {status}, expected 0 (every cell passes)")
-    expect(re.search(rf"^PASS: (\d+) of \1 cells pass at n {args.n} a cell", out, re.M),
-           f"stats: not every cell passes at n {args.n}")
+    if data is not None:
+        cells = data["cells"]
+        expect(data["passed"] is True and "stopped_by" not in data,
+               f"stats: results.json: the run did not pass, or stopped: "
+               f"{data.get('stopped_by')!r}")
+        failed = [cell["name"] for cell in cells if cell["failed"]]
+        expect(cells and not failed, f"stats: results.json: cells fail: {failed}")
+        expect(data["n_per_cell"] == args.n and all(cell["n"] == args.n for cell in cells),
+               f"stats: results.json: not n {args.n} in every cell")
+        for phrase in args.finding:
+            holds = finding(data, phrase)
+            if holds is None:
+                fail(f"no field of results.json reads {phrase!r}: teach finding() to")
+            else:
+                expect(holds, f"stats: results.json does not hold {phrase!r}: "
+                              f"{brief(data.get('resolution', {}))}")
+        for field in args.field:
+            check_field(data, field)
+        if args.resolution:
+            # The rule judged: a resolution read in bits, and not rejected.
+            resolution = data.get("resolution", {})
+            expect(isinstance(resolution.get("bits"), (int, float))
+                   and resolution.get("rejected") is False,
+                   f"stats: results.json: no resolution read in bits, or rejected: "
+                   f"{brief(resolution)}")
+    # Words a person reads, which no field holds as data.
     for text in args.says:
         expect(any(text in line for line in verdict_lines(out)),
                f"stats: the verdict does not say {text!r}")
-    if args.resolution:
-        expect(any(re.search(r"\bresolution (more than )?\d+(\.\d+)? bits", line)
-                   for line in verdict_lines(out)),
-               "stats: no resolution verdict (\"resolution B bits\")")
 
 
 def table(adapter, readme):
@@ -156,9 +231,14 @@ def main():
     parser.add_argument("--table", help="drifted_adapter (rejects)")
     parser.add_argument("--drift", help="a drift of its table (rejects)")
     parser.add_argument("--check-cases", type=int, default=200)
-    parser.add_argument("--says", action="append", default=[])
+    parser.add_argument("--says", action="append", default=[],
+                        help="(passes) words the verdict says")
+    parser.add_argument("--finding", action="append", default=[],
+                        help="(passes) a finding results.json holds, in the table's words")
+    parser.add_argument("--field", action="append", default=[],
+                        help="(passes) PATH=VALUE or PATH~TEXT in results.json")
     parser.add_argument("--resolution", action="store_true",
-                        help="(passes) the verdict states a resolution in bits")
+                        help="(passes) a resolution read in bits: the rule was judged")
     args = parser.parse_args(argv)
     if args.mode == "rejects" and not (args.table and args.drift):
         parser.error("rejects needs --table and --drift")
