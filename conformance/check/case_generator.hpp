@@ -5,13 +5,15 @@
 // from bits with ldexp, never through std:: distributions or libm, whose
 // results vary by implementation.
 //
-// Every choice it makes is a row of a table in case_generator.cc, with its
-// name, its weight and how it is made side by side: the ops, the policy
-// forms, each parameter's regimes (delays, multipliers, caps, jitter
-// factors, age limits, max_attempts), the call's attempts, ages and draws,
-// replay seeds, skips and calls, malformed lines, and kInvalidRules, one
-// row for each rule of the protocol an invalid request breaks, whose
-// variants are sent in turn.
+// Every choice it makes is a row of a table, with its name, its weight and
+// how it is made side by side, in the file of its concern: the kind of case
+// and the op here (case_generator.cc), each parameter's and each member's
+// regimes (value_tables.cc), the far calls at the cost limit's edges
+// (far_calls.cc), the malformed lines (malformations.cc), kInvalidRules,
+// one row for each rule of the protocol an invalid request breaks
+// (invalid_rules.cc), and the ids' forms and the layouts (wire_variants.cc).
+// What is sent in turn rather than drawn (far calls, malformed lines, the
+// invalid rules' variants, numeric ids) depends on the case count only.
 #pragma once
 
 #include <cstdint>
@@ -20,23 +22,10 @@
 #include <string_view>
 #include <vector>
 
+#include "conformance/check/reference_profile.hpp"
 #include "conformance/protocol/request.hpp"
 
 namespace acemq::conformance {
-
-enum class Profile {
-  // Everything the protocol defines, invalid input included.
-  full,
-  // Only valid requests on which the contract and the Ruby reference agree:
-  // no errors, none of the documented deviations (conformance/README.md,
-  // "Where the Ruby reference and the contract differ"), and attempts of at
-  // most kReferenceMaxAttempt, since the reference's loop has no early exit.
-  reference,
-};
-
-// The reference walks every step of its loop; attempts up to this keep one
-// Ruby answer quick.
-inline constexpr std::int64_t kReferenceMaxAttempt = 5000;
 
 // What a generated case is: a valid request, one that breaks one rule of
 // the protocol, or a line that is no JSON object at all.
@@ -56,11 +45,6 @@ struct GeneratedCase {
   // The tally check counts it in: its op, "invalid" or "malformed line".
   std::string_view tally_name() const;
 };
-
-// Whether a valid request's answer is one the Ruby reference gives too: the
-// core answers it without error and it avoids the documented deviations.
-// The reference profile sends only these.
-bool reference_agrees(const Request& request);
 
 // The rules the full profile's invalid cases break, in the table's order,
 // each with how many variants it sends (in turn: the k-th invalid case sends
