@@ -338,15 +338,7 @@ Analysis analyze(const BatteryState& state) {
   Analysis result;
   result.n = state.n();
   result.tests.reserve(kTestsPerSample);
-  result.tests.push_back(ks_test(state.histogram));
-  result.tests.push_back(chi_square_test(state.histogram));
-  result.tests.push_back(sign_test(state.histogram));
-  result.tests.push_back(mirror_test(state.histogram));
-  result.tests.push_back(mean_test(state.moments));
-  result.tests.push_back(variance_test(state.moments));
-  result.tests.push_back(runs_test(state.runs));
-  result.tests.push_back(lag1_test(state.moments));
-  result.tests.push_back(repeats_test(state.repeats, state.config.factor, state.config.min_bits));
+  for (const BatteryTest& test : kBatteryTests) result.tests.push_back(test.run(state));
   result.picture = pictures(state.histogram);
   return result;
 }

@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <span>
 #include <string>
 #include <vector>
@@ -37,7 +38,8 @@
 
 namespace acemq::stats {
 
-// The tests by name, in the order analyze() returns them.
+// The tests' names; kBatteryTests, below, holds them in the order analyze()
+// returns them.
 inline constexpr const char* kKolmogorovSmirnov = "ks_uniform";
 inline constexpr const char* kChiSquare = "chi_square_1024";
 inline constexpr const char* kSign = "sign";
@@ -47,7 +49,6 @@ inline constexpr const char* kVariance = "variance";
 inline constexpr const char* kRuns = "runs_about_0";
 inline constexpr const char* kLag1 = "lag1_ljung_box";
 inline constexpr const char* kRepeats = "repeats_2^40";
-inline constexpr std::size_t kTestsPerSample = 9;
 // The range check, reported alongside the tests by rejected_by().
 inline constexpr const char* kRange = "range";
 
@@ -139,18 +140,6 @@ struct PictureData {
   std::vector<std::uint64_t> histogram;
 };
 
-struct Analysis {
-  std::uint64_t n = 0;
-  std::vector<TestResult> tests;  // kTestsPerSample of them
-  PictureData picture;
-
-  const TestResult& test(const std::string& name) const;
-};
-
-// Runs the battery on a state. Throws std::invalid_argument below
-// kMinimumSamples.
-Analysis analyze(const BatteryState& state);
-
 // Single tests, for the power checks that run one test many times and for
 // degenerate_test.cc, which drives each with data no source should make. None
 // throws, whatever the data: a statistic no law can take is p = 0.
@@ -163,6 +152,43 @@ TestResult variance_test(const Moments& moments);
 TestResult runs_test(const SignRuns& runs);
 TestResult lag1_test(const Moments& moments);
 TestResult repeats_test(const RepeatCounts& counts, double factor, int min_bits = kContractBits);
+
+// One row of the battery: a test, the part of the state it reads (for a
+// person: which stream of the cell's draws it sees), and how it runs.
+struct BatteryTest {
+  const char* name;
+  const char* reads;
+  TestResult (*run)(const BatteryState& state);
+};
+// Every test analyze() runs, in its order: the family's size (family.hpp)
+// and every report's count of tests follow from this table.
+inline constexpr BatteryTest kBatteryTests[] = {
+    {kKolmogorovSmirnov, "histogram", [](const BatteryState& s) { return ks_test(s.histogram); }},
+    {kChiSquare, "histogram", [](const BatteryState& s) { return chi_square_test(s.histogram); }},
+    {kSign, "histogram", [](const BatteryState& s) { return sign_test(s.histogram); }},
+    {kMirror, "histogram", [](const BatteryState& s) { return mirror_test(s.histogram); }},
+    {kMean, "moments", [](const BatteryState& s) { return mean_test(s.moments); }},
+    {kVariance, "moments", [](const BatteryState& s) { return variance_test(s.moments); }},
+    {kRuns, "sign runs", [](const BatteryState& s) { return runs_test(s.runs); }},
+    {kLag1, "moments", [](const BatteryState& s) { return lag1_test(s.moments); }},
+    {kRepeats, "repeats",
+     [](const BatteryState& s) {
+       return repeats_test(s.repeats, s.config.factor, s.config.min_bits);
+     }},
+};
+inline constexpr std::size_t kTestsPerSample = std::size(kBatteryTests);
+
+struct Analysis {
+  std::uint64_t n = 0;
+  std::vector<TestResult> tests;  // one for each row of kBatteryTests, in its order
+  PictureData picture;
+
+  const TestResult& test(const std::string& name) const;
+};
+
+// Runs the battery on a state. Throws std::invalid_argument below
+// kMinimumSamples.
+Analysis analyze(const BatteryState& state);
 
 // The names of the tests whose p-value is below alpha, led by "range" when
 // the range check failed: an empty list is a pass.

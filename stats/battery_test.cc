@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <random>
+#include <set>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -151,6 +154,22 @@ TEST(Battery, StatesMergeExactlyInAnyOrder) {
   EXPECT_TRUE(forward == all);
   EXPECT_TRUE(backward == all);
   EXPECT_EQ(analyze(forward).tests.size(), kTestsPerSample);
+}
+
+// Each row of the table runs the test it names, once, in the table's order:
+// a row whose function is another test's would count one test twice in the
+// family and leave one out.
+TEST(Battery, EachRowOfTheTableRunsTheTestItNames) {
+  const BatteryState state = state_of({uniform_u(20000, 7)});
+  const Analysis analysis = analyze(state);
+  ASSERT_EQ(analysis.tests.size(), std::size(kBatteryTests));
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < std::size(kBatteryTests); ++i) {
+    EXPECT_EQ(analysis.tests[i].name, kBatteryTests[i].name);
+    EXPECT_EQ(kBatteryTests[i].run(state).name, kBatteryTests[i].name);
+    names.insert(kBatteryTests[i].name);
+  }
+  EXPECT_EQ(names.size(), kTestsPerSample);
 }
 
 TEST(Battery, MergeRefusesAnotherCell) {
