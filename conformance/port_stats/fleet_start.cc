@@ -4,9 +4,9 @@
 #include <cstddef>
 #include <vector>
 
-#include "conformance/port_stats/answer_reader.hpp"
 #include "conformance/port_stats/echo.hpp"
 #include "conformance/port_stats/requests.hpp"
+#include "conformance/port_stats/sample_answer.hpp"
 #include "conformance/protocol/wire.hpp"
 #include "stats/fleet.hpp"
 

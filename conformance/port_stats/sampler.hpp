@@ -8,17 +8,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <span>
 #include <string>
-#include <string_view>
 #include <vector>
 
-#include "conformance/port_stats/answer_reader.hpp"
 #include "conformance/port_stats/echo.hpp"
 #include "conformance/port_stats/requests.hpp"
+#include "conformance/port_stats/sample_answer.hpp"
 #include "conformance/process/adapter_process.hpp"
-#include "conformance/protocol/wire.hpp"
 #include "stats/battery.hpp"
 #include "stats/progress.hpp"
 #include "stats/resolution.hpp"
@@ -53,18 +50,11 @@ class Sampler {
     if (outcome != AdapterProcess::Outcome::answered) {
       return fail(adapter_.failure(outcome, timeout_), request);
     }
-    const auto id = static_cast<std::int64_t>(k + 1);
-    bool ok = read_fast(line_, id, out);
-    if (!ok) {
-      // Anything else, an error or a form the fast path does not read, is
-      // read by read_sample_answer, which says what is wrong with it.
-      const std::string wrong = read_sample_answer(line_, id, out, k);
-      if (!wrong.empty()) return fail(wrong, request, line_);
-      ok = true;
-    }
+    const std::string wrong = read_sample_answer(line_, static_cast<std::int64_t>(k + 1), out, k);
+    if (!wrong.empty()) return fail(wrong, request, line_);
     // A 64 MiB answer is not kept for the rest of the run.
     if (line_.capacity() > (std::size_t{4} << 20)) std::string().swap(line_);
-    return ok;
+    return true;
   }
 
   const std::string& failure() const { return failure_; }
@@ -76,26 +66,6 @@ class Sampler {
   void set_in_flight(std::uint64_t requests) { in_flight_ = requests; }
 
  private:
-  // The answer in the form every adapter here writes, {"id":<id>,"ok":true,
-  // "result":[<numbers>]}, read with one correct rounding a number and no
-  // JSON tree: the tree costs several times what a fast port takes to draw.
-  static bool read_fast(std::string_view line, std::int64_t id, std::span<double> out) {
-    const std::string head = "{\"id\":" + std::to_string(id) + ",\"ok\":true,\"result\":[";
-    if (!line.starts_with(head) || !line.ends_with("]}")) return false;
-    std::string_view items = line.substr(head.size(), line.size() - head.size() - 2);
-    for (double& x : out) {
-      const std::size_t comma = items.find(',');
-      const std::optional<double> value = wire_number_text(items.substr(0, comma));
-      if (!value) return false;
-      x = *value;
-      items = comma == std::string_view::npos ? std::string_view() : items.substr(comma + 1);
-      if (comma == std::string_view::npos) {
-        return &x == &out.back();
-      }
-    }
-    return false;  // more numbers than asked for
-  }
-
   bool fail(const std::string& what, const std::string& request, const std::string& line = "") {
     failure_ = "the adapter " + what + "\n  request: " + clip(request);
     if (!line.empty()) failure_ += "\n  answer: " + clip(line);
