@@ -292,9 +292,14 @@ def run_mutant(port, schemata, rp, work, answers, traced_seconds, mutant, lines,
     code, seconds, output = run_group(check_argv(rp, impl, seed, cases), env=env,
                                       timeout=2 * traced_seconds + 30)
     keep.unlink(missing_ok=True)
+    return verdict_of(code, output, seconds, "timeout: the run did not finish")
+
+
+def verdict_of(code, output, seconds, timeout_detail):
+    """check's exit status as a mutant's verdict: (verdict, detail, seconds)."""
     last = output.strip().splitlines()[-1] if output.strip() else ""
     if code is None:
-        return "killed", "timeout: the run did not finish", seconds
+        return "killed", timeout_detail, seconds
     if code == 0:
         return "survived", "every answer agrees", seconds
     if code == 1:
@@ -411,16 +416,8 @@ class TextRun:
             seconds = time.monotonic() - start
         finally:
             shutil.rmtree(where, ignore_errors=True)
-        last = output.strip().splitlines()[-1] if output.strip() else ""
-        if code is None:
-            return "killed", f"timeout: the run did not finish in {TEXT_MUTANT_TIMEOUT} s", seconds
-        if code == 0:
-            return "survived", "every answer agrees", seconds
-        if code == 1:
-            return "killed", "an answer differs", seconds
-        if code == 2:
-            return "killed", "the adapter broke: " + last[:160], seconds
-        return "killed", f"check exited {code}: " + last[:160], seconds
+        return verdict_of(code, output, seconds,
+                          f"timeout: the run did not finish in {TEXT_MUTANT_TIMEOUT} s")
 
     def replay(self, m, rp, argv_for):
         where = self.work / "replay"
