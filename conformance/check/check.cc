@@ -12,20 +12,22 @@
 #include <optional>
 #include <ostream>
 #include <set>
+#include <variant>
 
 #include "conformance/check/coverage.hpp"
 #include "conformance/check/shrink.hpp"
 #include "conformance/process/adapter_process.hpp"
 #include "conformance/process/line_reader.hpp"
 #include "conformance/protocol/answer.hpp"
+#include "conformance/protocol/answer_reader.hpp"
 #include "conformance/protocol/limits.hpp"
 #include "conformance/protocol/respond.hpp"
+#include "conformance/protocol/vector_line.hpp"
 #include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {
 namespace {
 
-using nlohmann::json;
 using nlohmann::ordered_json;
 
 // Answers can be 1.6 MB, and an adapter may write up to the 64 MiB line
@@ -137,14 +139,14 @@ Checker::Asked Checker::ask(const std::string& line, bool report_failure) {
   const AdapterProcess::Outcome outcome = adapter_->ask(line, answer, options_.timeout);
   std::string failure;
   if (outcome == AdapterProcess::Outcome::answered) {
-    std::string why;
-    asked.port = parse_answer(answer, why);
-    if (asked.port) {
+    std::variant<Answer, AnswerFault> read = read_answer(answer);
+    if (auto* port = std::get_if<Answer>(&read)) {
+      asked.port = std::move(*port);
       asked.port_line = std::move(answer);
       asked.answered = true;
       return asked;
     }
-    failure = "wrote a line that is not a protocol answer (" + why + "): " + clip(answer, 300);
+    failure = not_an_answer(std::get<AnswerFault>(read)) + ": " + clip(answer, 300);
   } else {
     failure = adapter_->failure(outcome, options_.timeout);
   }
@@ -420,23 +422,15 @@ bool Checker::send_vector_file(const std::string& path) {
       return usage("cannot read vector file " + where + ": " + std::strerror(errno));
     }
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    if (text.find('\0') != std::string::npos) return usage(where + " holds a NUL byte");
-    json vector;
-    try {
-      vector = json::parse(text);
-    } catch (const json::parse_error& e) {
-      return usage(where + " is not JSON (at byte " + std::to_string(e.byte) + ")");
-    } catch (const json::exception&) {
-      return usage(where + " holds a number beyond binary64");
-    }
-    // The expected answer stays here: a port is asked the request alone, as
-    // written (a parse and dump would turn -0 into 0 and 1e5 into 100000.0).
-    static constexpr std::string_view kAnswerMembers[] = {"expect", "expect_error"};
-    const std::optional<std::string> request = without_members(text, kAnswerMembers);
-    if (!vector.is_object() || !request) return usage(where + " is not a JSON object");
-    if (!compare(*request, parse_request(*request),
+    // Read once; the expected answer stays here, and a port is asked the
+    // request alone, as written.
+    const std::variant<VectorLine, Refusal> once = read_vector_line(text);
+    if (const auto* refusal = std::get_if<Refusal>(&once))
+      return usage(where + ": " + refusal->what);
+    const VectorLine& vector = std::get<VectorLine>(once);
+    if (!compare(vector.request_line, vector.request,
                  {"vectors " + name, name + ":" + std::to_string(number), std::nullopt, {}},
-                 expected_answer(vector))) {
+                 vector.expected)) {
       return false;
     }
   }

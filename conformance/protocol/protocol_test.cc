@@ -24,6 +24,7 @@
 #include "conformance/protocol/limits.hpp"
 #include "conformance/protocol/request.hpp"
 #include "conformance/protocol/respond.hpp"
+#include "conformance/protocol/vector_line.hpp"
 #include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {
@@ -247,6 +248,35 @@ TEST(ProtocolLines, MalformedLinesSayWhyByWhereTheReaderStopped) {
   for (const auto& row : rows) {
     EXPECT_NE(error_of(row.line).find("line: " + row.says), std::string::npos)
         << row.line << " -> " << error_of(row.line);
+  }
+}
+
+// A vector line is read once: the port is asked its text without the
+// expected answer, byte for byte, which parse_request reads as the same
+// request; and the expected answer comes from the same reading.
+TEST(VectorFiles, ALineIsReadOnceIntoTheRequestAndItsAnswer) {
+  const auto read = read_vector_line(
+      R"({"id":1e5,"op":"schedule","policy":{"initial_delay":-0},"expect":[0.0]})");
+  ASSERT_TRUE(std::holds_alternative<VectorLine>(read));
+  const VectorLine& vector = std::get<VectorLine>(read);
+  EXPECT_EQ(vector.request_line, R"({"id":1e5,"op":"schedule","policy":{"initial_delay":-0}})");
+  ASSERT_TRUE(vector.expected);
+  EXPECT_EQ(format_answer(*vector.expected), R"({"id":1e+05,"ok":true,"result":[0.0]})");
+  EXPECT_EQ(std::get<Refusal>(read_vector_line("[1]")).what, "must be a JSON object");
+  EXPECT_EQ(std::get<Refusal>(read_vector_line("{\"id\":1,")).what,
+            "ends inside a JSON value (truncated?)");
+
+  for (const char* file :
+       {"/ruby-reference.jsonl", "/contract-edges.jsonl", "/protocol-rules.jsonl"}) {
+    std::ifstream in(std::string(ACEMQ_VECTORS_DIR) + file);
+    for (std::string line; std::getline(in, line);) {
+      const auto once = read_vector_line(line);
+      ASSERT_TRUE(std::holds_alternative<VectorLine>(once)) << line;
+      const VectorLine& v = std::get<VectorLine>(once);
+      EXPECT_EQ(format_answer(respond(v.request)), answer_line(v.request_line)) << line;
+      ASSERT_TRUE(v.expected) << line;
+      EXPECT_EQ(v.expected->ok, line.find("\"expect_error\"") == std::string::npos) << line;
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "conformance/protocol/limits.hpp"
+#include "conformance/protocol/vector_line.hpp"
 #include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {
@@ -457,10 +458,12 @@ std::vector<OpMembers> protocol_ops() {
   return ops;
 }
 
-ParsedLine parse_request(std::string_view line) {
+namespace {
+
+// A request from a JSON value already read from its line.
+ParsedLine request_of(const json& request) {
   json id;  // null until the request is known to have one
   try {
-    const json request = parse_json(line);
     if (!request.is_object()) fail("line", "must be a JSON object, got " + quote(request));
     if (const json* given = member(request, "id")) id = *given;
     const OpRow& op = op_of(request);
@@ -473,6 +476,30 @@ ParsedLine parse_request(std::string_view line) {
   } catch (const Refused& refused) {
     return Unanswerable{std::move(id), refused.refusal};
   }
+}
+
+}  // namespace
+
+ParsedLine parse_request(std::string_view line) {
+  json request;
+  try {
+    request = parse_json(line);
+  } catch (const Refused& refused) {
+    return Unanswerable{json(), refused.refusal};
+  }
+  return request_of(request);
+}
+
+std::variant<VectorLine, Refusal> read_vector_line(std::string_view text) {
+  json line;
+  try {
+    line = parse_json(text);
+  } catch (const Refused& refused) {
+    return refused.refusal;
+  }
+  std::optional<std::string> request = without_members(text, kVectorLineMembers);
+  if (!line.is_object() || !request) return Refusal{"line", "must be a JSON object"};
+  return VectorLine{std::move(*request), request_of(line), expected_answer(line)};
 }
 
 Unanswerable line_too_long(std::size_t bytes) {
