@@ -65,8 +65,17 @@ struct NumericIdRow {
   std::string_view text;
 };
 std::vector<NumericIdRow> numeric_id_rows();
-// The kinds of malformed line, in the order they are sent.
-std::vector<std::string_view> malformation_names();
+// The kinds of malformed line, in the order they are sent, each with how
+// many variants it sends (in turn: the first of every kind, then the second
+// of those that have two, ...), for check's report of what was covered.
+struct MalformationRow {
+  std::string_view name;
+  std::size_t variants;
+};
+std::vector<MalformationRow> malformation_rows();
+// All the kinds' variants: a run of at least this many malformed lines
+// sends every one.
+std::size_t malformation_variant_count();
 
 class CaseGenerator {
  public:

@@ -115,6 +115,7 @@ class Checker {
   std::vector<std::int64_t> regimes_ = std::vector<std::int64_t>(coverage_rows().size());
   std::map<std::string_view, std::int64_t> rules_;
   std::map<std::string_view, std::set<std::size_t>> rule_variants_;
+  std::map<std::string_view, std::set<std::size_t>> malformed_variants_;
   std::map<std::string_view, std::int64_t> malformed_;
   std::map<std::string_view, std::int64_t> numeric_ids_;
   std::int64_t vector_errors_ = 0;
@@ -279,6 +280,7 @@ void Checker::count_coverage(const ParsedLine& parsed, const Origin& origin, con
   if (!core.ok) {
     if (origin.generated == CaseKind::malformed) {
       ++malformed_[origin.rule];
+      malformed_variants_[origin.rule].insert(origin.variant);
     } else if (!origin.rule.empty()) {
       ++rules_[origin.rule];
       rule_variants_[origin.rule].insert(origin.variant);
@@ -323,20 +325,28 @@ void Checker::report_coverage() {
   out_ << "Invalid input both answered with an error, by the rule it breaks (its variants "
           "sent in turn; a run of "
        << invalid_variant_count() << " invalid cases sends them all):\n";
+  // A row of a table whose variants go in turn: its count, and how many of
+  // its variants the run sent.
+  const auto variant_row = [&row](std::vector<CheckReport::CoverageRow>& rows,
+                                  std::string_view name, std::int64_t count, std::size_t variants,
+                                  std::size_t reached) {
+    row(count,
+        std::string(name) + " (" + std::to_string(reached) + " of " + std::to_string(variants) +
+            (variants == 1 ? " variant)" : " variants)"),
+        reached == variants);
+    rows.push_back({std::string(name), count, static_cast<std::int64_t>(variants),
+                    static_cast<std::int64_t>(reached)});
+  };
   for (const InvalidRuleRow& rule : invalid_rules()) {
-    const std::size_t reached = rule_variants_[rule.name].size();
-    row(rules_[rule.name],
-        std::string(rule.name) + " (" + std::to_string(reached) + " of " +
-            std::to_string(rule.variants) + (rule.variants == 1 ? " variant)" : " variants)"),
-        reached == rule.variants);
-    report_.invalid_rules.push_back({std::string(rule.name), rules_[rule.name],
-                                     static_cast<std::int64_t>(rule.variants),
-                                     static_cast<std::int64_t>(reached)});
+    variant_row(report_.invalid_rules, rule.name, rules_[rule.name], rule.variants,
+                rule_variants_[rule.name].size());
   }
-  out_ << "Malformed lines both answered with an error, by what breaks them:\n";
-  for (const std::string_view kind : malformation_names()) {
-    row(malformed_[kind], kind);
-    report_.malformations.push_back({std::string(kind), malformed_[kind]});
+  out_ << "Malformed lines both answered with an error, by what breaks them (their variants "
+          "sent in turn; a run of "
+       << malformation_variant_count() << " malformed lines sends them all):\n";
+  for (const MalformationRow& kind : malformation_rows()) {
+    variant_row(report_.malformations, kind.name, malformed_[kind.name], kind.variants,
+                malformed_variants_[kind.name].size());
   }
   if (vector_errors_ > 0) row(vector_errors_, "vector lines that expect an error");
   if (other_errors_ > 0) row(other_errors_, "generated calls past the cost limit");

@@ -96,7 +96,7 @@ ordered_json to_json(const CheckReport& report) {
        {{"regimes", rows_json(report.regimes, false)},
         {"numeric_ids", rows_json(report.numeric_ids, false)},
         {"invalid_rules", rows_json(report.invalid_rules, true)},
-        {"malformations", rows_json(report.malformations, false)}}},
+        {"malformations", rows_json(report.malformations, true)}}},
   };
 }
 

@@ -52,7 +52,7 @@ struct CheckReport {
   struct CoverageRow {
     std::string name;
     std::int64_t count = 0;
-    std::int64_t variants = 0;          // an invalid rule's; 0 elsewhere
+    std::int64_t variants = 0;          // an invalid rule's or a malformation's; 0 elsewhere
     std::int64_t variants_reached = 0;  // of them, how many this run sent
   };
 

@@ -71,12 +71,21 @@ amqp::RetryPolicy::Options far_policy(Dice& d, double initial_delay, double mult
 // first step k with running value r_k > cap, so a cap in [r_(K-1), r_K)
 // makes it fire at step K, within the limit up to K = 2^20, refused from
 // 2^20 + 1. `at_start` puts the cap at r_(K-1), else just below r_K.
+//
+// At the exit step 2^20 itself the cap is below 1 and the attempt at least
+// 2^40: a port that takes the cap exit only for caps above 1 (a constant
+// slipped from 0 to 1) walks on for 2^40 steps there, and hangs, where any
+// cap it happens to draw above 1, or an attempt of 10^9, would hide it.
 FarCall cap_first_passed_at(Dice& d, std::int64_t exit, bool at_start) {
-  FarCall call{far_policy(d, d.with_exponent(-10, 12), creeping_up(d))};
+  const bool small_cap = exit == kCostLimit;
+  FarCall call{far_policy(d, small_cap ? d.with_exponent(-10, -2) : d.with_exponent(-10, 12),
+                          creeping_up(d))};
   const double before = model::running_value(call.policy, exit);  // r_(K-1)
   call.policy.max_delay =
       amqp::Seconds{at_start ? before : next_down(before * call.policy.multiplier)};
-  call.attempt = far_attempt(d, call.policy.max_attempts);
+  static constexpr std::int64_t kSlowestFar[] = {std::int64_t{1} << 40, kInt64Max - 1};
+  call.attempt = small_cap ? std::min(d.one_of(kSlowestFar), call.policy.max_attempts - 1)
+                           : far_attempt(d, call.policy.max_attempts);
   return call;
 }
 

@@ -2,10 +2,11 @@
 // object within the protocol's limits (conformance/README.md, Requests),
 // so both sides must refuse the line, with a null id.
 //
-// The kinds, kMalformations in malformations.cc, are sent in turn, not by
-// weight, so that a run of 5000 cases (about 87 malformed lines, 30 kinds)
-// sends every kind two or three times, and its report can say so for each;
-// a kind's own variants go in turn with its sends.
+// The kinds, kMalformations in malformations.cc, and each kind's variants are
+// sent in turn, not by weight: the first variant of every kind, then the
+// second of those that have one, and so on, so that a run of 5000 cases
+// (about 90 malformed lines) sends every variant of every kind, and its
+// report can say so.
 #pragma once
 
 #include <cstddef>
@@ -19,6 +20,7 @@ namespace acemq::conformance::generator {
 struct MalformedLine {
   std::string line;
   std::string_view kind;  // the row of kMalformations
+  std::size_t variant;    // which of the row's forms
 };
 
 // The turn-th malformed line of a run (from 0), made from `valid`.

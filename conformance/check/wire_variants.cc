@@ -82,6 +82,33 @@ const IdForm kIdForms[] = {
     {"a number with a fraction or an exponent", 0.5,
      [](std::int64_t id) { return std::to_string(id) + ".5e1"; }},
     {"null", 1, [](std::int64_t) { return std::string("null"); }},
+    // Every escape JSON has, and \u with upper- and lower-case hex digits
+    // (A-F and a-f both, the letters next to the digits): a reader that
+    // knows only the escapes it writes itself reads these wrong.
+    {"every escape JSON has, and hex digits in both cases", 1,
+     [](std::int64_t id) {
+       return R"("\b\f\n\r\t\"\\\/ \u00E9\u00e9 \uD83D\uDE00 \u00aA\u0aFf\u0Bcd )" +
+              std::to_string(id) + "\"";
+     }},
+    // Ids longer than an adapter's first output buffer (4 KiB is common):
+    // the answer echoes them, so a buffer that grows short of what it must
+    // hold shows here, at every offset a string or an escape can start at.
+    {"a string of 6,000 characters, one in five to escape", 0.5,
+     [](std::int64_t id) {
+       std::string text = "\"";
+       for (int i = 0; i < 1200; ++i) text += i % 2 == 0 ? R"(abc\u00e9\t)" : R"(de\u0001\u2713f)";
+       return text + std::to_string(id) + "\"";
+     }},
+    {"an array of 1,500 short strings", 0.5,
+     [](std::int64_t id) {
+       std::string text = "[";
+       for (int i = 0; i < 1500; ++i) text += i % 3 == 0 ? "\"ab\", " : "\"c\", ";
+       return text + std::to_string(id) + "]";
+     }},
+    // 9,002 characters for one number, the double 1.0: a reader that keeps
+    // a number's text in a fixed buffer, or echoes it from one, breaks.
+    {"a number written with 9,000 zeros after the point", 0.5,
+     [](std::int64_t id) { return std::to_string(id) + "." + std::string(9000, '0'); }},
 };
 
 // Numeric ids a port mangles when its JSON reader holds a number as a
@@ -144,21 +171,30 @@ struct Layout {
 };
 
 // The line with every number outside a string that is written as an
-// integral double ("7.0", "-0.0") written as an integer ("7", "-0"), but
-// for the id, the line's first member: it is echoed, not read, and
-// kNumericIds sends -0.0 and -0 as rows of their own.
-std::string integral_as_integers(const std::string& line) {
+// integral double ("7.0", "-0.0") written another way, by `rewrite` (given
+// the digits before ".0" and how many were rewritten before), but for the
+// id, the line's first member: it is echoed, not read, and kNumericIds
+// sends -0.0 and -0 as rows of their own.
+std::string with_integral_numbers(const std::string& line,
+                                  std::string (*rewrite)(std::string_view digits,
+                                                         std::size_t before)) {
   std::string out;
   bool in_string = false;
   bool escaped = false;
   int depth = 0;
   bool past_id = false;  // at the id's end, the first comma inside the line's own object
+  std::size_t rewritten = 0;
   for (std::size_t i = 0; i < line.size(); ++i) {
     const char ch = line[i];
     out.push_back(ch);
     if (in_string) {
-      escaped = !escaped && ch == '\\';
-      if (!escaped && ch == '"') in_string = false;
+      if (escaped) {
+        escaped = false;  // the escape's letter, a quote included
+      } else if (ch == '\\') {
+        escaped = true;
+      } else if (ch == '"') {
+        in_string = false;
+      }
       continue;
     }
     if (ch == '"') in_string = true;
@@ -171,15 +207,132 @@ std::string integral_as_integers(const std::string& line) {
     while (end < line.size() && std::isdigit(static_cast<unsigned char>(line[end])) != 0) ++end;
     if (end > i + 1 && line.compare(end, 2, ".0") == 0 && end + 2 < line.size() &&
         (line[end + 2] == ',' || line[end + 2] == '}' || line[end + 2] == ']')) {
-      out.append(line, i + 1, end - i - 1);
+      out += rewrite(std::string_view(line).substr(i + 1, end - i - 1), rewritten++);
       i = end + 1;
     }
   }
   return out;
 }
 
+// "7.0" as 7, "-0.0" as -0: an integer literal is a number too, and -0 is
+// the integer zero, +0.0 (conformance/README.md).
+std::string integral_as_integers(const std::string& line) {
+  return with_integral_numbers(
+      line, [](std::string_view digits, std::size_t) { return std::string(digits); });
+}
+
+// "7.0" as 7e0, "-0.0" as -0E+0: still a double, so -0E+0 is -0.0, where the
+// integer literal -0 is +0.0; a reader that takes every number without a
+// point for an integer reads the sign away.
+std::string integral_with_exponents(const std::string& line) {
+  return with_integral_numbers(line, [](std::string_view digits, std::size_t before) {
+    static constexpr std::string_view kExponent[] = {"e0", "E+0", "e-0"};
+    return std::string(digits) + std::string(kExponent[before % std::size(kExponent)]);
+  });
+}
+
+// A number's text moved three places right and its exponent with it, as
+// "0.000" + its digits + "000E+n": the same decimal, so the same double when
+// read correctly rounded, written as JSON allows and no writer here writes
+// (leading zeros after the point, trailing zeros, a capital E, a plus sign).
+std::string shifted_decimal(std::string_view number) {
+  std::string sign;
+  if (!number.empty() && number.front() == '-') {
+    sign = "-";
+    number.remove_prefix(1);
+  }
+  const std::size_t e = number.find_first_of("eE");
+  long exponent = e == std::string_view::npos ? 0 : std::stol(std::string(number.substr(e + 1)));
+  const std::string_view mantissa = number.substr(0, e);
+  std::string digits;
+  for (const char ch : mantissa) {
+    if (ch == '.') continue;
+    digits.push_back(ch);
+  }
+  const std::size_t point = mantissa.find('.');
+  const long fraction =
+      point == std::string_view::npos ? 0 : static_cast<long>(mantissa.size() - point - 1);
+  // digits * 10^(exponent - fraction) = 0.000<digits> * 10^(that + 3 + digits)
+  exponent += 3 + static_cast<long>(digits.size()) - fraction;
+  return sign + "0.000" + digits + "000E" + (exponent >= 0 ? "+" : "") + std::to_string(exponent);
+}
+
+// The line with every number outside a string past the id that is not an
+// integer literal (it has a point or an exponent) written by shifted_decimal.
+std::string decimals_shifted(const std::string& line) {
+  std::string out;
+  bool in_string = false;
+  bool escaped = false;
+  int depth = 0;
+  bool past_id = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char ch = line[i];
+    out.push_back(ch);
+    if (in_string) {
+      if (escaped) {
+        escaped = false;  // the escape's letter, a quote included
+      } else if (ch == '\\') {
+        escaped = true;
+      } else if (ch == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (ch == '"') in_string = true;
+    if (ch == '{' || ch == '[') ++depth;
+    if (ch == '}' || ch == ']') --depth;
+    if (ch == ',' && depth == 1) past_id = true;
+    if (!past_id || (ch != ':' && ch != ',' && ch != '[')) continue;
+    std::size_t end = i + 1;
+    while (end < line.size() &&
+           std::string_view("-+.eE0123456789").find(line[end]) != std::string_view::npos)
+      ++end;
+    const std::string_view number = std::string_view(line).substr(i + 1, end - i - 1);
+    if (number.find_first_of(".eE") == std::string_view::npos) continue;
+    out += shifted_decimal(number);
+    i = end - 1;
+  }
+  return out;
+}
+
+// The line with whitespace (a space, a tab, a CR, in turn) before and after
+// every structural character outside strings, and before the object: JSON
+// allows it at each, and a reader that skips it only where its own writer
+// puts it refuses a valid request.
+std::string spaced_out(const std::string& line) {
+  static constexpr std::string_view kSpace[] = {" ", "\t", " \r "};
+  std::string out(kSpace[0]);
+  std::size_t k = 1;
+  bool in_string = false;
+  bool escaped = false;
+  for (const char ch : line) {
+    if (in_string) {
+      out.push_back(ch);
+      if (escaped) {
+        escaped = false;  // the escape's letter, a quote included
+      } else if (ch == '\\') {
+        escaped = true;
+      } else if (ch == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (ch == '"') {
+      in_string = true;
+      out.push_back(ch);
+      continue;
+    }
+    const bool structural =
+        ch == '{' || ch == '}' || ch == '[' || ch == ']' || ch == ':' || ch == ',';
+    if (structural) out += kSpace[k++ % std::size(kSpace)];
+    out.push_back(ch);
+    if (structural) out += kSpace[k++ % std::size(kSpace)];
+  }
+  return out;
+}
+
 const Layout kLayouts[] = {
-    {"compact", 94, [](const std::string& line) { return line; }},
+    {"compact", 89, [](const std::string& line) { return line; }},
     {"a CR before the line's end", 2, [](const std::string& line) { return line + "\r"; }},
     {"a CR and spaces inside the object", 2,
      [](const std::string& line) { return std::string(line).insert(1, " \r\t "); }},
@@ -187,6 +340,11 @@ const Layout kLayouts[] = {
     // (conformance/README.md). The reference profile keeps doubles: Ruby
     // would do integer arithmetic on integers.
     {"integral numbers as integers: 7.0 as 7, -0.0 as -0 (which is +0.0)", 2, integral_as_integers,
+     true},
+    {"whitespace before and after every bracket, colon and comma", 2, spaced_out},
+    {"integral numbers with exponents: 7.0 as 7e0, -0.0 as -0E+0 (still -0.0)", 1.5,
+     integral_with_exponents, true},
+    {"numbers as 0.000<digits>000E+n: the same decimals, written otherwise", 1.5, decimals_shifted,
      true},
     {"padded with spaces to exactly 1 MiB: the longest line answered", 0.1,
      [](const std::string& line) { return padded_to(line, kMaxLineBytes); }},
