@@ -8,6 +8,7 @@
 #include "conformance/check/choice.hpp"
 #include "conformance/check/dice.hpp"
 #include "conformance/check/far_calls.hpp"
+#include "conformance/check/hard_numbers.hpp"
 #include "conformance/check/invalid_rules.hpp"
 #include "conformance/check/line_edits.hpp"
 #include "conformance/check/malformations.hpp"
@@ -108,9 +109,22 @@ GeneratedCase CaseGenerator::next(std::int64_t id) {
         far ? far_call_request(d, id, far_calls_++) : valid_request(d, profile_, id, op);
     std::string id_text = drawn_id_text(d, id);
     if (numeric != nullptr) id_text = numeric->text;
+    // A numeric id's line keeps its meaning: its id must come back.
+    const generator::HardNumberScope hard_numbers(hard_numbers_, numeric == nullptr);
     GeneratedCase valid = generated(laid_out(d, profile_, with_raw_id(to_line(request), id_text)),
                                     CaseKind::valid, op, {});
     if (numeric != nullptr) valid.numeric_id = numeric->name;
+    if (const auto& taken = hard_numbers.taken()) {
+      valid.hard_number = taken->row;
+      valid.variant = taken->variant;
+      // A text of fixed meaning may leave no request (1e100000000 is beyond
+      // binary64, 1e22 no draw): the line is then malformed, or breaks a
+      // rule, and counts there, under the row's name.
+      if (const auto* refused = std::get_if<Unanswerable>(&valid.parsed)) {
+        valid.kind = refused->refusal.field == "line" ? CaseKind::malformed : CaseKind::invalid;
+        valid.rule = taken->row;
+      }
+    }
     if (profile_ == Profile::full) return valid;
     // A valid request's line is always a Request: only the core can refuse it.
     if (reference_agrees(std::get<Request>(valid.parsed))) return valid;

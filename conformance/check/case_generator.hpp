@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "conformance/check/hard_numbers.hpp"
 #include "conformance/check/reference_profile.hpp"
 #include "conformance/protocol/request.hpp"
 
@@ -37,10 +38,15 @@ struct GeneratedCase {
   CaseKind kind = CaseKind::valid;
   std::string_view op;    // a valid case's op: "schedule", "next_delay", ...
   std::string_view rule;  // for an invalid or malformed case, the rule it breaks
-  // For an invalid case, which of its rule's variants (from 0).
+  // For an invalid case, which of its rule's variants (from 0); for a
+  // valid case laid out by a row of kHardNumbers, which of the row's.
   std::size_t variant = 0;
   // For a valid case whose id is a row of kNumericIds, the row's name.
   std::string_view numeric_id = {};
+  // For a valid case laid out by a row of kHardNumbers (hard_numbers.hpp),
+  // the row's name: its numbers written the hard way, or a text of fixed
+  // meaning in its first double, which the core may refuse.
+  std::string_view hard_number = {};
 
   // The tally check counts it in: its op, "invalid" or "malformed line".
   std::string_view tally_name() const;
@@ -91,6 +97,7 @@ class CaseGenerator {
   std::size_t cases_ = 0;      // cases made so far: every 150th of the full profile is far
   std::size_t far_calls_ = 0;  // far calls sent so far: the next row's turn
   std::size_t valid_ = 0;      // valid cases made so far: every 37th has a numeric id's turn
+  generator::HardNumberTurns hard_numbers_;  // the hard-numbers layout's turns so far
 };
 
 }  // namespace acemq::conformance
