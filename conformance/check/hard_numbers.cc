@@ -248,11 +248,16 @@ std::optional<std::string> tie_to_even(double magnitude, std::size_t variant) {
 
 // A halfway point moved toward the double by one unit in the last of
 // `digits[variant]` digits: the upper one less a unit, the lower one plus
-// one, so that every digit but the last is the tie's.
+// one, so that every digit but the last is the tie's. The lower tie with a
+// 1 at digit 801, past the 800 a reader keeps, only for an odd significand:
+// read without that digit it is the tie, which rounds to the even
+// neighbour below, so a reader that drops it reads the wrong double (for an
+// even one, the tie rounds to it anyway).
 std::optional<std::string> beside_a_tie(double magnitude, std::size_t variant) {
   static constexpr std::size_t kDigits[] = {800, 800, 801, 1000};
   const bool upper = variant == 0 || variant == 3;
   if (upper) return written(minus_unit(padded(upper_halfway(magnitude), kDigits[variant])));
+  if (variant == 2 && binary_of(magnitude).m % 2 == 0) return std::nullopt;
   const std::optional<Decimal> lower = lower_halfway(magnitude);
   if (!lower) return std::nullopt;
   return written(plus_unit(padded(*lower, kDigits[variant])));
