@@ -146,7 +146,8 @@ std::string written(const Decimal& d) {
   const auto n = static_cast<long>(d.digits.size());
   const long scientific = d.exponent + n - 1;
   if (scientific >= -7 && scientific <= 20) {
-    if (d.exponent >= 0) return cat({d.digits, std::string(static_cast<std::size_t>(d.exponent), '0'), ".0"});
+    if (d.exponent >= 0)
+      return cat({d.digits, std::string(static_cast<std::size_t>(d.exponent), '0'), ".0"});
     if (n > -d.exponent) {
       const auto point = static_cast<std::size_t>(n + d.exponent);
       return cat({std::string_view(d.digits).substr(0, point), ".",
@@ -220,8 +221,7 @@ std::optional<std::string> with_doubles(const std::string& line, bool first_only
 }
 
 // Every double past the id written by `write`, its sign kept in front.
-std::optional<std::string> each_double(const std::string& line, std::size_t variant,
-                                       Writer write) {
+std::optional<std::string> each_double(const std::string& line, std::size_t variant, Writer write) {
   return with_doubles(line, false, [&](std::string_view number) -> std::optional<std::string> {
     const double value = std::strtod(std::string(number).c_str(), nullptr);
     if (!std::isfinite(value)) return std::nullopt;
@@ -310,8 +310,8 @@ std::optional<std::string> million_digits(const std::string& line, std::size_t) 
     if (!std::isfinite(value)) return std::nullopt;
     const Decimal d = shortest(std::fabs(value));
     const std::string sign = std::signbit(value) ? "-" : "";
-    const std::string head = cat({sign, std::string_view(d.digits).substr(0, 1), ".",
-                                  std::string_view(d.digits).substr(1)});
+    const std::string head = cat(
+        {sign, std::string_view(d.digits).substr(0, 1), ".", std::string_view(d.digits).substr(1)});
     const std::string tail =
         cat({"e", std::to_string(d.exponent + static_cast<long>(d.digits.size()) - 1)});
     const std::size_t others = line.size() - number.size();
@@ -379,7 +379,8 @@ const HardNumber kHardNumbers[] = {
      "1.00000000000000011102230246251565404236316680908203125, read as 1.0): a reader that "
      "rounds ties up, or decides on 19 digits, reads the neighbour"},
     {"a halfway point moved a unit toward the double at its 800th digit (or 801st, 1000th)", 4,
-     true, [](const std::string& line, std::size_t v) { return each_double(line, v, beside_a_tie); },
+     true,
+     [](const std::string& line, std::size_t v) { return each_double(line, v, beside_a_tie); },
      "the first 799 digits are a tie's: a reader that keeps 800 digits and drops the rest "
      "without a sticky digit reads the tie and rounds it to even, the wrong way half the time"},
     {"the shortest digits padded with zeros to 20, 800 and 801 digits", 3, true,

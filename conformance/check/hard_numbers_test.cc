@@ -92,14 +92,13 @@ TEST(HardNumbers, EveryTextReadsBackToTheSameBits) {
           const std::string text = age_text(*hard);
           EXPECT_NE(text, age_text(line)) << rows[r].name << " variant " << variant;
           EXPECT_EQ(bits(std::strtod(text.c_str(), nullptr)), bits(value))
-              << rows[r].name << " variant " << variant << ": " << text.substr(0, 900)
-              << " is not " << nlohmann::json(value).dump();
+              << rows[r].name << " variant " << variant << ": " << text.substr(0, 900) << " is not "
+              << nlohmann::json(value).dump();
           const ParsedLine parsed = parse_request(*hard);
           const auto* request = std::get_if<Request>(&parsed);
           ASSERT_NE(request, nullptr)
               << rows[r].name << " variant " << variant << ": "
-              << std::get<Unanswerable>(parsed).refusal.message() << " in "
-              << hard->substr(0, 300);
+              << std::get<Unanswerable>(parsed).refusal.message() << " in " << hard->substr(0, 300);
           EXPECT_EQ(bits(std::get<NextDelayCall>(request->op).message_age), bits(value))
               << rows[r].name << " variant " << variant << ": " << text.substr(0, 900);
         }
@@ -190,7 +189,8 @@ TEST(HardNumbers, EveryVariantOfEveryRowAtTheDefaultCaseCount) {
       ++lines;
       reached[c.hard_number].insert(c.variant);
       const bool is_request = std::holds_alternative<Request>(c.parsed);
-      EXPECT_EQ(c.kind == CaseKind::valid, is_request) << c.hard_number << ": " << c.line.substr(0, 200);
+      EXPECT_EQ(c.kind == CaseKind::valid, is_request)
+          << c.hard_number << ": " << c.line.substr(0, 200);
     }
     EXPECT_GE(lines, static_cast<int>(hard_number_variant_count())) << "seed " << seed;
     for (const HardNumberRow& row : hard_number_rows()) {
