@@ -1,10 +1,12 @@
 #include "conformance/check/case_generator.hpp"
 
+#include <optional>
 #include <span>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
+#include "conformance/check/buffer_borders.hpp"
 #include "conformance/check/choice.hpp"
 #include "conformance/check/dice.hpp"
 #include "conformance/check/far_calls.hpp"
@@ -77,6 +79,14 @@ CaseGenerator::CaseGenerator(std::uint64_t seed, Profile profile)
     : engine_(seed), profile_(profile) {}
 
 GeneratedCase CaseGenerator::next(std::int64_t id) {
+  // The opening, then every kBorderEvery-th case, goes between the drawn
+  // cases and draws nothing: each drawn case is the one the seed gives.
+  ++made_;
+  std::optional<generator::BorderCase> border = generator::opening_case(made_, id);
+  if (!border && made_ > generator::opening_cases() && made_ % generator::kBorderEvery == 0) {
+    border = generator::border_case_in_turn(borders_++);
+  }
+  if (border) return generated(std::move(border->line), CaseKind::valid, "schedule", {});
   Dice d(engine_);
   Context c;
   c.profile = profile_;

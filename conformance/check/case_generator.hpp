@@ -92,6 +92,8 @@ class CaseGenerator {
  private:
   std::mt19937_64 engine_;
   Profile profile_;
+  std::size_t made_ = 0;       // cases made so far: the opening's and the borders' turns
+  std::size_t borders_ = 0;    // border cases sent after the opening: the table's next turn
   std::size_t malformed_ = 0;  // malformed lines sent so far: the next kind's turn
   std::size_t invalid_ = 0;    // invalid cases sent so far: the next variant's turn
   std::size_t cases_ = 0;      // cases made so far: every 150th of the full profile is far

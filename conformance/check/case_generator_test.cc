@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -302,6 +303,104 @@ TEST(CaseGenerator, TheSameSeedGivesTheSameLines) {
     differ += line != other.next(i).line ? 1 : 0;
   }
   EXPECT_GT(differ, 400);
+}
+
+// A border case's answer, as the core writes it: {"id":["P","F","b"],
+// "ok":true,"result":[]} and its LF. Where F's closing quote is, relative
+// to the nearest power of two from 4 KiB to 128 KiB, and whether F is
+// escaped: what the row promises, read off the answer itself.
+struct Landed {
+  std::size_t border = 0;
+  long offset = 0;  // F's closing quote at border + offset
+  bool escaped = false;
+  std::size_t answer_bytes = 0;
+  std::size_t filler_characters = 0;  // escaped: F's escapes
+};
+std::optional<Landed> landed(const GeneratedCase& c) {
+  const std::string tail = "\",\"b\"],\"ok\":true,\"result\":[]}\n";
+  if (c.line.rfind("{\"id\":[\"", 0) != 0 || c.kind != CaseKind::valid) return std::nullopt;
+  const std::string answer = format_answer(respond(c.parsed)) + "\n";
+  if (answer.size() < tail.size() + 11 ||
+      answer.compare(answer.size() - tail.size(), tail.size(), tail) != 0) {
+    return std::nullopt;
+  }
+  Landed l;
+  l.answer_bytes = answer.size();
+  const std::size_t quote = answer.size() - tail.size();
+  const std::size_t filler = answer.rfind("\",\"", quote - 1) + 3;
+  l.escaped = answer.compare(filler, 2, "\\u") == 0;
+  l.filler_characters = l.escaped ? (quote - filler) / 6 : quote - filler;
+  for (std::size_t border = std::size_t{1} << 12; border <= std::size_t{1} << 17; border *= 2) {
+    const long offset = static_cast<long>(quote) - static_cast<long>(border);
+    if (offset >= -30 && offset <= 6) {
+      l.border = border;
+      l.offset = offset;
+    }
+  }
+  return l;
+}
+
+// Every piece of an answer (the LF, a 1-character string's quotes, a long
+// string's closing quote and last character, each byte of an escape) lands
+// first past every border from 4 KiB to 64 KiB, with plain ASCII and with
+// escaped content, and 12,000 escaped characters go past 64 KiB, in a
+// default run at any seed: a port that makes a fresh buffer for each answer
+// meets each in every run.
+TEST(CaseGenerator, EveryBufferBorderLandingAtTheDefaultCaseCount) {
+  const std::vector<long> both = {-29, -30, -2, -4, 0, -1};
+  for (const std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{20261202},
+                                   std::uint64_t{0xdeadbeef}, kSeed}) {
+    CaseGenerator generator(seed, Profile::full);
+    std::set<std::tuple<std::size_t, long, bool>> reached;
+    bool twelve_thousand = false;
+    for (int i = 1; i <= 5000; ++i) {
+      const GeneratedCase c = generator.next(i);
+      const std::optional<Landed> l = landed(c);
+      if (!l) continue;
+      reached.insert({l->border, l->offset, l->escaped});
+      if (l->escaped && l->filler_characters >= 11000 && l->answer_bytes > (1 << 16) + 4000)
+        twelve_thousand = true;
+    }
+    for (std::size_t border = std::size_t{1} << 12; border <= std::size_t{1} << 16; border *= 2) {
+      for (const bool escaped : {false, true}) {
+        std::vector<long> offsets = both;
+        if (escaped) offsets.insert(offsets.end(), {1, 2, 3, 4, 5, 6});
+        if (!escaped) offsets.push_back(1);
+        for (const long offset : offsets) {
+          EXPECT_EQ(reached.count({border, offset, escaped}), 1U)
+              << "seed " << seed << ": border " << border << ", closing quote at " << offset
+              << (escaped ? ", escaped" : ", ASCII");
+        }
+      }
+    }
+    EXPECT_TRUE(twelve_thousand) << "seed " << seed;
+  }
+}
+
+// A port keeps its buffers, which only grow: a border is tested by the
+// first line or answer of a conversation that crosses it. Every run, at any
+// seed and in either profile, opens with a line past 4 KiB, then one past
+// 64 KiB, and answers that cross 4 KiB to 128 KiB in ascending order, each
+// with another piece on its border, before any drawn case.
+TEST(CaseGenerator, EveryRunOpensWithLongLinesAndEveryBorderAscending) {
+  for (const Profile profile : {Profile::full, Profile::reference}) {
+    for (const std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{20261202},
+                                     std::uint64_t{0xdeadbeef}, kSeed}) {
+      CaseGenerator generator(seed, profile);
+      std::vector<GeneratedCase> first;
+      for (int i = 1; i <= 7; ++i) first.push_back(generator.next(i));
+      EXPECT_GT(first[0].line.size(), 4096U) << "seed " << seed;
+      EXPECT_GT(first[1].line.size(), 65536U) << "seed " << seed;
+      std::vector<std::pair<std::size_t, long>> borders;
+      for (const GeneratedCase& c : first) {
+        EXPECT_TRUE(core_answer(c.line).ok) << c.line.substr(0, 100);
+        if (const std::optional<Landed> l = landed(c)) borders.emplace_back(l->border, l->offset);
+      }
+      const std::vector<std::pair<std::size_t, long>> expected = {
+          {4096, -2}, {8192, 1}, {16384, -29}, {32768, 0}, {65536, -29}, {131072, 0}};
+      EXPECT_EQ(borders, expected) << "seed " << seed;
+    }
+  }
 }
 
 }  // namespace
