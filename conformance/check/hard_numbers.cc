@@ -354,6 +354,10 @@ constexpr FixedText kFixedTexts[] = {
     {"-1e-400", "underflows to -0.0: the sign survives"},
     {"2.4703282292062327e-324", "just below 2^-1075, half the least subnormal: rounds to 0"},
     {"2.4703282292062328e-324", "just above 2^-1075: rounds up to 5e-324"},
+    {"1e-324",
+     "0.4 of the least subnormal, above the -330 a reader may cut at: 0, where a rounding that "
+     "drops 65 bits or more must still see the whole quotient"},
+    {"3e-324", "0.6 of the least subnormal: 5e-324, one bit kept of 64 dropped"},
     {"0e311", "zero with an exponent past binary64's range: still 0, not beyond range"},
     {"0e100000000", "zero with a 9-digit exponent: 0"},
     {"1e-100000000", "an exponent of 10^8 below: 0, at once, not 10^100000000 computed"},

@@ -349,8 +349,8 @@ const Layout kLayouts[] = {
     {"padded with spaces to exactly 1 MiB: the longest line answered", 0.1,
      [](const std::string& line) { return padded_to(line, kMaxLineBytes); }},
     // kHardNumbers (hard_numbers.cc): halfway points written out, 800-digit
-    // texts, the fast path's borders, 1e-400, 1e100000000..., its 41 turns
-    // in turn. At 3, about 125 lines a run of 5000 (41 turns at 7 standard
+    // texts, the fast path's borders, 1e-400, 1e100000000..., its 43 turns
+    // in turn. At 3, about 125 lines a run of 5000 (43 turns at 7 standard
     // deviations below), so every turn at any seed; full profile only, as
     // some of its texts change a line's meaning.
     {"numbers written the hard way, their rows in turn (kHardNumbers)", 3, hard_numbers_laid_out,
