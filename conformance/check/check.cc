@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -13,8 +14,10 @@
 #include <ostream>
 #include <set>
 #include <variant>
+#include <vector>
 
 #include "conformance/check/coverage.hpp"
+#include "conformance/check/line_edits.hpp"
 #include "conformance/check/shrink.hpp"
 #include "conformance/process/adapter_process.hpp"
 #include "conformance/process/line_reader.hpp"
@@ -38,6 +41,29 @@ std::string clip(const std::string& text, std::size_t shown = kShown) {
   if (text.size() <= shown) return text;
   return text.substr(0, shown) + "... (" + std::to_string(text.size() - shown) + " more bytes)";
 }
+
+// Every kBurstEvery-th generated case starts a burst: it and the next 1 to
+// 7 cases (2 to 8 in turn) written at once, their answers read after, in
+// order. A port that misreads a second line arriving in the read that
+// brought the first (takes the last LF for the first, keeps a stale byte,
+// skips the rest of the read) answers every line sent alone right. 39
+// bursts a run of 5000, about 200 cases.
+constexpr std::int64_t kBurstEvery = 128;
+// A burst's lines are at most 48 KiB, under a pipe's 64 KiB, so its write
+// never waits on the adapter. One of them is padded to 24 KiB, so the lines
+// after it start 24 KiB into their read: a reader that searches a read
+// from a line's start for as many bytes as the read holds plus that start
+// runs past a 64 KiB read buffer there.
+constexpr std::size_t kBurstBytes = std::size_t{48} << 10;
+constexpr std::size_t kBurstLongLine = std::size_t{24} << 10;
+constexpr std::size_t kBurstAnswersBeforeLongest = std::size_t{16} << 10;
+
+// The conversation's last request, sent without its LF before the
+// adapter's input closes: a last line without LF is still a request
+// (conformance/README.md, Lines), answered once; a reader that drops it,
+// or answers a stale byte after it, shows nowhere else.
+constexpr std::string_view kLastLine =
+    R"({"id":"the last line, without its LF","op":"schedule","policy":{"max_attempts":3,"initial_delay":0.5}})";
 
 // A difference of the same sort is what a shrink must keep: a wrong number
 // must not shrink into an unrelated error, or the report shows another bug.
@@ -78,10 +104,26 @@ class Checker {
 
   bool start_adapter();
   Asked ask(const std::string& line, bool report_failure);
+  // What came of an answer read (or not: `outcome`) for `line`.
+  // `context` says how the request was sent, where that was not alone.
+  Asked asked_of(AdapterProcess::Outcome outcome, std::string answer, const std::string& line,
+                 bool report_failure, std::string_view context = {});
   // Compares one request, its line and the line parsed; false when the run
   // must stop (adapter failure).
   bool compare(const std::string& line, const ParsedLine& parsed, const Origin& origin,
                const std::optional<Answer>& expected_by_vector);
+  // The core's answer to a request about to be sent, counted as sent; none
+  // when the profile leaves it out.
+  std::optional<Answer> prepare(const std::string& line, const ParsedLine& parsed,
+                                const Origin& origin, const std::optional<Answer>& expected);
+  // The adapter's answer against the core's; false when the run must stop.
+  bool judge(const std::string& line, const ParsedLine& parsed, const Origin& origin,
+             const Answer& core, const Asked& asked, std::string_view context = {});
+  // Generated cases sent in one burst (see kBurstEvery), answers read after.
+  bool compare_burst(std::vector<GeneratedCase>& cases, std::int64_t first);
+  // The conversation's last request, without its LF, then the end of input.
+  bool send_last_line();
+  Origin generated_origin(const GeneratedCase& generated, std::int64_t number) const;
   void report_mismatch(const std::string& line, const Origin& origin, const Answer& core,
                        const Answer& port, const std::string& port_line, const std::string& diff);
   void count_coverage(const ParsedLine& parsed, const Origin& origin, const Answer& core);
@@ -108,6 +150,10 @@ class Checker {
   std::map<std::string, int> shown_requests_;
   bool core_disagrees_with_vectors_ = false;
   bool adapter_failed_ = false;
+  // The adapter's input is closed (its last line sent): no shrinking after.
+  bool input_closed_ = false;
+  // A burst has ended on a line of exactly 1 MiB (once a run).
+  bool longest_sent_ = false;
   // A vector file that cannot be read (or, never yet, the core's own answer
   // unreadable): the run stops, and the adapter is not blamed.
   bool usage_error_ = false;
@@ -135,9 +181,15 @@ bool Checker::start_adapter() {
 }
 
 Checker::Asked Checker::ask(const std::string& line, bool report_failure) {
-  Asked asked;
   std::string answer;
   const AdapterProcess::Outcome outcome = adapter_->ask(line, answer, options_.timeout);
+  return asked_of(outcome, std::move(answer), line, report_failure);
+}
+
+Checker::Asked Checker::asked_of(AdapterProcess::Outcome outcome, std::string answer,
+                                 const std::string& line, bool report_failure,
+                                 std::string_view context) {
+  Asked asked;
   std::string failure;
   if (outcome == AdapterProcess::Outcome::answered) {
     std::variant<Answer, AnswerFault> read = read_answer(answer);
@@ -151,6 +203,7 @@ Checker::Asked Checker::ask(const std::string& line, bool report_failure) {
   } else {
     failure = adapter_->failure(outcome, options_.timeout);
   }
+  failure += context;
   if (report_failure) {
     out_ << "ADAPTER FAILED: the adapter " << failure << "\n  request: " << line.substr(0, 2000)
          << "\n";
@@ -230,7 +283,7 @@ void Checker::report_mismatch(const std::string& line, const Origin& origin, con
   std::string key = line;
   if (request) {
     ShrinkResult result{*request, 0, 0};
-    if (!adapter_failed_) {
+    if (!adapter_failed_ && !input_closed_) {
       result = shrink(
           *request,
           [&](const ordered_json& candidate) {
@@ -354,15 +407,24 @@ void Checker::report_coverage() {
 
 bool Checker::compare(const std::string& line, const ParsedLine& parsed, const Origin& origin,
                       const std::optional<Answer>& expected) {
+  const std::optional<Answer> core = prepare(line, parsed, origin, expected);
+  if (!core) return true;
+  const Asked asked = ask(line, true);
+  if (!asked.answered) return false;
+  return judge(line, parsed, origin, *core, asked);
+}
+
+std::optional<Answer> Checker::prepare(const std::string& line, const ParsedLine& parsed,
+                                       const Origin& origin, const std::optional<Answer>& expected) {
   Tally& tally = tallies_[origin.kind];
   if (options_.profile == Profile::reference) {
     const auto* request = std::get_if<Request>(&parsed);
     if (request == nullptr || !reference_agrees(*request)) {
       ++tally.skipped;
-      return true;
+      return std::nullopt;
     }
   }
-  const Answer core = respond(parsed);
+  Answer core = respond(parsed);
   if (expected) {
     if (const auto diff = difference(*expected, core)) {
       out_ << "CORE DISAGREES with the vector's expected answer (" << origin.where << "): " << *diff
@@ -372,8 +434,12 @@ bool Checker::compare(const std::string& line, const ParsedLine& parsed, const O
     }
   }
   ++tally.sent;
-  const Asked asked = ask(line, true);
-  if (!asked.answered) return false;
+  return core;
+}
+
+bool Checker::judge(const std::string& line, const ParsedLine& parsed, const Origin& origin,
+                    const Answer& core, const Asked& asked, std::string_view context) {
+  Tally& tally = tallies_[origin.kind];
   if (!same_id(core.id, asked.port->id)) {
     // An id that reads as the same double is the adapter's JSON reader at
     // fault, not the conversation: 9007199254740993 comes back 9007199254740992.
@@ -382,10 +448,11 @@ bool Checker::compare(const std::string& line, const ParsedLine& parsed, const O
                              "an integer within int64 exactly: conformance/README.md, Requests)"
                            : " (out of step with its input?)";
     out_ << "ADAPTER FAILED: answered id " << clipped_json(asked.port->id, kShown)
-         << " to a request with id " << clipped_json(core.id, kShown) << hint
+         << " to a request with id " << clipped_json(core.id, kShown) << hint << context
          << "\n  request: " << clip(line) << "\n  adapter: " << clip(asked.port_line) << "\n";
     report_.adapter_failure = "answered id " + clipped_json(asked.port->id, kShown) +
-                              " to a request with id " + clipped_json(core.id, kShown) + hint;
+                              " to a request with id " + clipped_json(core.id, kShown) + hint +
+                              std::string(context);
     adapter_failed_ = true;
     return false;
   }
@@ -446,6 +513,125 @@ bool Checker::send_vector_file(const std::string& path) {
   }
 }
 
+Checker::Origin Checker::generated_origin(const GeneratedCase& generated,
+                                         std::int64_t number) const {
+  return {std::string(generated.tally_name()), "generated case " + std::to_string(number),
+          generated.kind,  generated.rule,
+          generated.variant, generated.numeric_id};
+}
+
+bool Checker::compare_burst(std::vector<GeneratedCase>& cases, std::int64_t first) {
+  // The long one: past a 16 KiB line buffer, and far enough into the
+  // burst's one read that the lines after it start past 24 KiB of it.
+  for (std::size_t i = 0; i + 1 < cases.size(); ++i) {
+    if (cases[i].kind != CaseKind::valid) continue;
+    cases[i].line = generator::padded_to(cases[i].line, kBurstLongLine);
+    cases[i].parsed = parse_request(cases[i].line);
+    break;
+  }
+  std::size_t bytes = 0;
+  for (const GeneratedCase& c : cases) bytes += c.line.size() + 1;
+  if (bytes > kBurstBytes) {
+    // Too long for one write the adapter need not read: one at a time.
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      if (!compare(cases[i].line, cases[i].parsed,
+                   generated_origin(cases[i], first + static_cast<std::int64_t>(i)),
+                   std::nullopt)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  struct Sent {
+    const GeneratedCase* generated;
+    Origin origin;
+    Answer core;
+  };
+  std::vector<Sent> sent;
+  std::size_t answers_before_last = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    Origin origin = generated_origin(cases[i], first + static_cast<std::int64_t>(i));
+    if (std::optional<Answer> core = prepare(cases[i].line, cases[i].parsed, origin, std::nullopt))
+      sent.push_back({&cases[i], std::move(origin), std::move(*core)});
+  }
+  if (sent.empty()) return true;
+  for (std::size_t i = 0; i + 1 < sent.size(); ++i)
+    answers_before_last += format_answer(sent[i].core).size() + 1;
+  // Once a run (the first burst that ends on a valid case), the last line
+  // is exactly 1 MiB, starting a byte into its read: a reader that counts a
+  // line's length from the read's start, not the line's, refuses it. Its
+  // write is the adapter's to read as it comes; the answers before it (at
+  // most 16 KiB) wait in the pipe meanwhile.
+  Sent& last = sent.back();
+  std::string last_line = last.generated->line;
+  ParsedLine last_parsed;
+  const bool longest = !longest_sent_ && last.generated->kind == CaseKind::valid &&
+                       answers_before_last <= kBurstAnswersBeforeLongest;
+  if (longest) {
+    longest_sent_ = true;
+    last_line = generator::padded_to(last_line, kMaxLineBytes);
+    last_parsed = parse_request(last_line);
+    last.core = respond(last_parsed);
+  }
+  // All but the last line's LF in one write, read by the adapter before the
+  // rest: that LF then opens a read, and the last line follows it there.
+  std::string head;
+  for (std::size_t i = 0; i + 1 < sent.size(); ++i) {
+    if (i > 0) head.push_back('\n');
+    head += sent[i].generated->line;
+  }
+  const std::string tail = (sent.size() > 1 ? "\n" : "") + last_line + "\n";
+  AdapterProcess::Outcome outcome = adapter_->write(head, options_.timeout);
+  if (outcome == AdapterProcess::Outcome::answered)
+    outcome = adapter_->read_by_adapter(options_.timeout);
+  if (outcome == AdapterProcess::Outcome::answered)
+    outcome = adapter_->write(tail, options_.timeout);
+  const std::string burst = " (a burst: " + std::to_string(sent.size()) +
+                            " lines written at once, their answers read after)";
+  if (outcome != AdapterProcess::Outcome::answered) {
+    asked_of(outcome, {}, sent.front().generated->line, true, burst);
+    return false;
+  }
+  std::vector<Asked> answers;
+  for (const Sent& one : sent) {
+    std::string answer;
+    const AdapterProcess::Outcome got = adapter_->receive(answer, options_.timeout);
+    const std::string& line = &one == &last ? last_line : one.generated->line;
+    answers.push_back(asked_of(got, std::move(answer), line, true, burst));
+    if (!answers.back().answered) return false;
+  }
+  // Judged once every answer is read: a shrink asks the adapter again.
+  for (std::size_t i = 0; i < sent.size(); ++i) {
+    const bool is_last = i + 1 == sent.size();
+    if (!judge(is_last ? last_line : sent[i].generated->line,
+               is_last && longest ? last_parsed : sent[i].generated->parsed, sent[i].origin,
+               sent[i].core, answers[i], burst)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Checker::send_last_line() {
+  const std::string line(kLastLine);
+  const ParsedLine parsed = parse_request(line);
+  const Origin origin{"last line, no LF", "the last line, sent without its LF", std::nullopt, {}};
+  const std::optional<Answer> core = prepare(line, parsed, origin, std::nullopt);
+  if (!core) return true;
+  AdapterProcess::Outcome outcome = adapter_->write(line, options_.timeout);
+  adapter_->close_input();
+  input_closed_ = true;
+  std::string answer;
+  if (outcome == AdapterProcess::Outcome::answered)
+    outcome = adapter_->receive(answer, options_.timeout);
+  const Asked asked =
+      asked_of(outcome, std::move(answer), line, true,
+               " (to the last request, sent without its LF before the end of input: a last line "
+               "without LF is still a request)");
+  if (!asked.answered) return false;
+  return judge(line, parsed, origin, *core, asked);
+}
+
 void Checker::report_progress(std::string_view stage) {
   const auto now = std::chrono::steady_clock::now();
   if (std::chrono::duration<double>(now - last_progress_).count() < options_.progress_interval) {
@@ -482,16 +668,28 @@ CheckReport Checker::run() {
     report_progress("vectors " + path.substr(path.find_last_of('/') + 1) + " sent");
   }
   CaseGenerator generator(options_.seed, options_.profile);
-  for (std::int64_t i = 0; going && i < options_.cases; ++i) {
-    const GeneratedCase generated = generator.next(i + 1);
-    going = compare(generated.line, generated.parsed,
-                    {std::string(generated.tally_name()), "generated case " + std::to_string(i + 1),
-                     generated.kind, generated.rule, generated.variant, generated.numeric_id},
-                    std::nullopt) &&
-            still_going();
-    report_progress("generated case " + std::to_string(i + 1) + " of " +
+  std::size_t bursts = 0;
+  for (std::int64_t i = 0; going && i < options_.cases;) {
+    if ((i + 1) % kBurstEvery == 0) {
+      // 2 to 8 cases, in turn, in one burst.
+      const std::int64_t size = std::min<std::int64_t>(
+          2 + static_cast<std::int64_t>(bursts % 7), options_.cases - i);
+      std::vector<GeneratedCase> burst;
+      for (std::int64_t k = 0; k < size; ++k) burst.push_back(generator.next(i + k + 1));
+      ++bursts;
+      going = compare_burst(burst, i + 1) && still_going();
+      i += size;
+    } else {
+      const GeneratedCase generated = generator.next(i + 1);
+      going = compare(generated.line, generated.parsed, generated_origin(generated, i + 1),
+                      std::nullopt) &&
+              still_going();
+      ++i;
+    }
+    report_progress("generated case " + std::to_string(i) + " of " +
                     std::to_string(options_.cases));
   }
+  if (going && !adapter_failed_ && adapter_) going = send_last_line();
 
   if (!adapter_failed_ && adapter_) {
     const ProcessEnding ending = adapter_->finish(std::chrono::milliseconds(5000));

@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -116,14 +117,40 @@ AdapterProcess::Outcome AdapterProcess::ask(std::string_view request, std::strin
 
 AdapterProcess::Outcome AdapterProcess::send(std::string_view request,
                                              std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
   std::string line(request);
   line.push_back('\n');
-  if (!write_all(line, deadline)) {
+  return write(line, timeout);
+}
+
+AdapterProcess::Outcome AdapterProcess::write(std::string_view bytes,
+                                              std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  if (to_child_ < 0 || !write_all(bytes, deadline)) {
     return std::chrono::steady_clock::now() >= deadline ? Outcome::timed_out
                                                         : Outcome::write_failed;
   }
   return Outcome::answered;
+}
+
+AdapterProcess::Outcome AdapterProcess::read_by_adapter(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    int unread = 0;
+    // FIONREAD on a pipe's write end counts the bytes its reader has not
+    // taken; where it cannot tell, the next write just goes on.
+    if (to_child_ < 0 || ::ioctl(to_child_, FIONREAD, &unread) != 0 || unread == 0) {
+      return Outcome::answered;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return Outcome::timed_out;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+void AdapterProcess::close_input() {
+  if (to_child_ >= 0) {
+    ::close(to_child_);
+    to_child_ = -1;
+  }
 }
 
 AdapterProcess::Outcome AdapterProcess::receive(std::string& answer,

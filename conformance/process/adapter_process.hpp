@@ -34,6 +34,15 @@ class AdapterProcess {
   // written; receive() waits for the oldest unanswered request's answer.
   Outcome send(std::string_view request, std::chrono::milliseconds timeout);
   Outcome receive(std::string& answer, std::chrono::milliseconds timeout);
+  // Bytes as they are, no LF added: several request lines in one write, or
+  // a last line without its LF (conformance/README.md, Lines).
+  Outcome write(std::string_view bytes, std::chrono::milliseconds timeout);
+  // Waits until the adapter has read all that was written (the pipe holds
+  // nothing), so that the next write reaches it in a read of its own.
+  Outcome read_by_adapter(std::chrono::milliseconds timeout);
+  // Closes the adapter's stdin, its end of input, before its last answer is
+  // read; finish() then reads what it writes after that answer.
+  void close_input();
 
   // Closes the adapter's stdin and waits for it to exit, killing it after
   // `grace`. Returns how it ended, with what it wrote past its last answer,

@@ -108,6 +108,27 @@ def main(rp, python, adapter, work):
     # Answers everything, then exits 1 at the end of its input.
     check(rp, ["--impl", f"{good}; exit 1", *small], 2, "exit status 1",
           verdict="adapter failed")
+    # The conversation's last request goes without its LF: an adapter that
+    # answers only lines that end in one leaves it unanswered.
+    check(rp, ["--impl", f"cd {here} && {py} -c 'import sys, adapter\n"
+               "for line in sys.stdin.buffer:\n"
+               "    if line.endswith(b\"\\n\"):\n"
+               "        print(adapter.answer_line(line[:-1]), flush=True)'", *small],
+          2, "sent without its LF", verdict="adapter failed")
+    # Every 128th case starts a burst of lines in one write: an adapter that
+    # answers the first line of a read and drops the rest of it falls silent.
+    check(rp, ["--impl", f"cd {here} && {py} -c 'import os, adapter\n"
+               "kept = b\"\"\n"
+               "while True:\n"
+               "    data = os.read(0, 1 << 16)\n"
+               "    if not data:\n"
+               "        break\n"
+               "    kept += data\n"
+               "    if b\"\\n\" in kept:\n"
+               "        print(adapter.answer_line(kept.split(b\"\\n\")[0]), flush=True)\n"
+               "        kept = b\"\"'",
+               "--cases", "140", "--no-vectors", "--seed", "7", "--timeout", "5"],
+          2, "lines written at once", verdict="adapter failed")
 
     return finish()
 
