@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <random>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "conformance/check/doubles.hpp"
 #include "conformance/check/valid_requests.hpp"
 #include "conformance/protocol/limits.hpp"
+#include "conformance/protocol/request.hpp"
 
 namespace acemq::conformance {
 namespace generator {
@@ -42,6 +44,10 @@ class Variant {
   const T& one_of(const T (&values)[N]) {
     return values[digit(N)];
   }
+  template <typename T>
+  const T& one_of(std::span<const T> values) {
+    return values[digit(values.size())];
+  }
   bool either() { return digit(2) == 1; }
   // How many variants the choices made so far make: their product.
   std::size_t count() const { return count_; }
@@ -61,6 +67,8 @@ struct InvalidRule {
   std::string_view rule;
   std::string_view op;
   void (*make)(Dice&, Variant&, ordered_json& request);
+  // For a row whose variants span ops: the op of its k-th variant.
+  std::string_view (*op_of_variant)(std::size_t k) = nullptr;
 };
 
 const ordered_json kNaN = "NaN";
@@ -68,6 +76,109 @@ const ordered_json kNaN = "NaN";
 // 2^63 and 2^64 - 1: integers one past int64 and at the end of uint64.
 constexpr std::uint64_t kPastInt64[] = {std::uint64_t{1} << 63,
                                         std::numeric_limits<std::uint64_t>::max()};
+
+// ---- the rows of the protocol's table, each broken ------------------------
+
+// One way to break one member's row of the protocol's table (request.hpp,
+// MemberRule) in a request of one op: a value its type refuses, an integer
+// one past its range, too many calls, or a required member left out. The
+// list is made from the table, so a member added to it is broken here with
+// no row written by hand.
+struct TableBreak {
+  std::string_view op;
+  std::string_view member;
+  enum class How : std::uint8_t { value, too_many_calls, missing } how;
+  ordered_json value;
+};
+
+// Values of every JSON type that a member of each type refuses ("Infinity"
+// and its kin are numbers on the wire, so no string among a number's is one).
+std::vector<ordered_json> refused_by(MemberType type) {
+  const ordered_json array = ordered_json::array({1});
+  const ordered_json object = ordered_json::object({{"a", 1}});
+  switch (type) {
+    case MemberType::any: return {};
+    case MemberType::string: return {1, nullptr, "sched"};
+    case MemberType::object: return {array, "exponential", 7, nullptr};
+    case MemberType::integer: return {1.5, 2.0, "1", true, nullptr, array, object};
+    case MemberType::number: return {"x", true, nullptr, ordered_json::array({1.0}), object};
+    case MemberType::draw: return {"x", nullptr, true, 1.0, -5e-324, ordered_json::array({0.5})};
+    case MemberType::boolean: return {1, "true", nullptr};
+    case MemberType::calls: return {object, "x", nullptr, 1};
+  }
+  return {};
+}
+
+// An integer one step outside [lowest, highest]; past int64, where the
+// range is all of it, as the nearest numbers JSON can still write.
+std::vector<ordered_json> outside(const MemberRule& rule) {
+  std::vector<ordered_json> values;
+  if (rule.lowest == std::numeric_limits<std::int64_t>::min()) {
+    values.emplace_back(-9223372036854775809.0);
+  } else {
+    values.emplace_back(rule.lowest - 1);
+  }
+  if (rule.highest == kInt64Max) {
+    values.emplace_back(std::uint64_t{1} << 63);
+  } else {
+    values.emplace_back(rule.highest + 1);
+  }
+  return values;
+}
+
+const std::vector<TableBreak>& table_breaks() {
+  static const std::vector<TableBreak> breaks = [] {
+    std::vector<TableBreak> out;
+    bool first_op = true;
+    for (const OpSpec& op : protocol_ops()) {
+      if (!op.not_sent_by_check.empty()) continue;
+      for (const MemberRule& rule : op.members) {
+        // id, op and policy are every op's, read before the op's own: broken
+        // in the first op's requests only.
+        if (!first_op && (rule.name == "id" || rule.name == "op" || rule.name == "policy")) {
+          continue;
+        }
+        for (ordered_json& value : refused_by(rule.type)) {
+          out.push_back({op.name, rule.name, TableBreak::How::value, std::move(value)});
+        }
+        if (rule.type == MemberType::integer) {
+          for (ordered_json& value : outside(rule)) {
+            out.push_back({op.name, rule.name, TableBreak::How::value, std::move(value)});
+          }
+        }
+        if (rule.type == MemberType::calls) {
+          out.push_back({op.name, rule.name, TableBreak::How::too_many_calls, nullptr});
+        }
+        if (rule.presence == Presence::required || rule.presence == Presence::with_jitter) {
+          out.push_back({op.name, rule.name, TableBreak::How::missing, nullptr});
+        }
+      }
+      first_op = false;
+    }
+    return out;
+  }();
+  return breaks;
+}
+
+void break_table_row(Dice&, Variant& v, ordered_json& r) {
+  const TableBreak& b = v.one_of(std::span<const TableBreak>(table_breaks()));
+  const std::string member(b.member);
+  // r is read, and so refused, only where jitter is on.
+  if (b.op == "next_delay" && member == "r") r["jitter"] = true;
+  switch (b.how) {
+    case TableBreak::How::value: r[member] = b.value; break;
+    case TableBreak::How::missing: r.erase(member); break;
+    case TableBreak::How::too_many_calls: {
+      ordered_json calls = ordered_json::array();
+      for (std::size_t i = 0; i <= kMaxReplayCalls; ++i)
+        calls.push_back(ordered_json::array({1, 0}));
+      r[member] = std::move(calls);
+      break;
+    }
+  }
+}
+
+std::string_view op_of_table_break(std::size_t k) { return table_breaks()[k].op; }
 
 const InvalidRule kInvalidRules[] = {
     // The policy.
@@ -196,13 +307,6 @@ const InvalidRule kInvalidRules[] = {
        r["policy"] = v.one_of(kBad);
      }},
     // The request.
-    {"op unknown", kAnyOp,
-     [](Dice&, Variant& v, ordered_json& r) {
-       static const ordered_json kBad[] = {"sched", 1, nullptr};
-       r["op"] = v.one_of(kBad);
-     }},
-    {"op missing", kAnyOp, [](Dice&, Variant&, ordered_json& r) { r.erase("op"); }},
-    {"policy missing", kAnyOp, [](Dice&, Variant&, ordered_json& r) { r.erase("policy"); }},
     {"unknown top-level member", kAnyOp,
      [](Dice&, Variant& v, ordered_json& r) {
        static constexpr const char* kMisspelt[] = {"messageAge", "Policy", "jiter", "comment",
@@ -222,34 +326,12 @@ const InvalidRule kInvalidRules[] = {
        r["policy"] = {{"max_attempts", 1}};
        r["attempt"] = 0;
      }},
-    {"attempt not an integer", "next_delay",
-     [](Dice&, Variant& v, ordered_json& r) {
-       static const ordered_json kBad[] = {1.5, 2.0, "1", nullptr};
-       r["attempt"] = v.one_of(kBad);
-     }},
     {"attempt past int64", "next_delay",
      [](Dice&, Variant& v, ordered_json& r) { r["attempt"] = v.one_of(kPastInt64); }},
-    {"a required member missing", "next_delay",
-     [](Dice&, Variant&, ordered_json& r) { r.erase("attempt"); }},
-    {"a required member missing", "jittered",
-     [](Dice&, Variant& v, ordered_json& r) { r.erase(v.either() ? "delay" : "r"); }},
-    {"a required member missing", "replay",
-     [](Dice&, Variant& v, ordered_json& r) { r.erase(v.either() ? "seed" : "calls"); }},
-    {"message_age not a number", "next_delay",
-     [](Dice&, Variant& v, ordered_json& r) {
-       static const ordered_json kBad[] = {nullptr, "old", true, ordered_json::array({1.0})};
-       r["message_age"] = v.one_of(kBad);
-     }},
     {"message_age NaN", "next_delay",
      [](Dice&, Variant&, ordered_json& r) {
        r["message_age"] = kNaN;
        r["jitter"] = false;
-     }},
-    {"jitter not a boolean", "next_delay",
-     [](Dice&, Variant& v, ordered_json& r) {
-       static const ordered_json kBad[] = {"yes", 1, nullptr};
-       r["jitter"] = v.one_of(kBad);
-       r["r"] = 0.5;
      }},
     {"r outside [0, 1) or not a number", "next_delay",
      [](Dice&, Variant& v, ordered_json& r) {
@@ -292,24 +374,13 @@ const InvalidRule kInvalidRules[] = {
      [](Dice&, Variant& v, ordered_json& r) {
        r["delay"] = v.either() ? kNaN : ordered_json("x");
      }},
-    {"jittered's r outside [0, 1) or null", "jittered",
-     [](Dice&, Variant& v, ordered_json& r) {
-       r["r"] = v.either() ? ordered_json(1.0) : ordered_json(nullptr);
-     }},
     // replay.
-    {"seed outside [0, 2^32 - 1] or not an integer", "replay",
-     [](Dice&, Variant& v, ordered_json& r) {
-       static const ordered_json kBad[] = {-1, 4294967296, 1.5, "42", nullptr};
-       r["seed"] = v.one_of(kBad);
-     }},
     {"a replay call not two elements", "replay",
      [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {ordered_json::array({1}), ordered_json::array({1, 0, 0}),
                                            "x", ordered_json::object({{"attempt", 1}})};
        r["calls"].push_back(v.one_of(kBad));
      }},
-    {"calls not an array", "replay",
-     [](Dice&, Variant&, ordered_json& r) { r["calls"] = ordered_json::object(); }},
     // A bad age is refused by two different checks: a number that is NaN by
     // the contract's rule, anything else by the protocol's; a row each.
     {"a replay call with a bad attempt, or age NaN", "replay",
@@ -325,18 +396,9 @@ const InvalidRule kInvalidRules[] = {
                                            ordered_json::array({1, nullptr})};
        r["calls"].push_back(v.one_of(kBad));
      }},
-    {"skip outside [0, 2^16] or not an integer", "replay",
-     [](Dice&, Variant& v, ordered_json& r) {
-       static const ordered_json kBad[] = {-1, kMaxReplaySkip + 1, 2.0, "0", nullptr, true};
-       r["skip"] = v.one_of(kBad);
-     }},
-    {"a replay of 257 calls", "replay",
-     [](Dice&, Variant&, ordered_json& r) {
-       ordered_json calls = ordered_json::array();
-       for (std::size_t i = 0; i <= kMaxReplayCalls; ++i)
-         calls.push_back(ordered_json::array({1, 0}));
-       r["calls"] = std::move(calls);
-     }},
+    // Every member of every op check sends, each broken in every way its
+    // row of the protocol's table refuses.
+    {"a member breaks its row of the protocol's table", kAnyOp, break_table_row, op_of_table_break},
     // schedule.
     {"a schedule longer than 65,536 entries", "schedule",
      [](Dice&, Variant& v, ordered_json& r) {
@@ -359,7 +421,9 @@ const std::vector<VariantCount>& variant_counts() {
     std::mt19937_64 engine(0);
     Dice d(engine);
     for (const InvalidRule& rule : kInvalidRules) {
-      const std::string_view op = rule.op == kAnyOp ? kOpNames[0] : rule.op;
+      const std::string_view op = rule.op_of_variant != nullptr ? rule.op_of_variant(0)
+                                  : rule.op == kAnyOp           ? kOpNames[0]
+                                                                : rule.op;
       ordered_json request = valid_request(d, Profile::full, 0, op);
       Variant probe(0);
       rule.make(d, probe, request);
@@ -390,7 +454,9 @@ InvalidRequest invalid_request(Dice& d, Profile profile, std::int64_t id, std::s
   std::size_t row = 0;
   while (k >= counts[row].variants) k -= counts[row++].variants;
   const InvalidRule& rule = kInvalidRules[row];
-  const std::string_view op = rule.op == kAnyOp ? d.one_of(kOpNames) : rule.op;
+  const std::string_view op = rule.op_of_variant != nullptr ? rule.op_of_variant(k)
+                              : rule.op == kAnyOp           ? d.one_of(kOpNames)
+                                                            : rule.op;
   ordered_json request = valid_request(d, profile, id, op);
   Variant variant(k);
   rule.make(d, variant, request);

@@ -5,6 +5,7 @@
 //   retry-policy check --impl "<command>" compare a port's adapter, bit for bit
 //   retry-policy vectors --cases N        write requests with the core's answers
 //   retry-policy stats --impl "<command>" the statistics battery on a port's own jitter
+//   retry-policy protocol                 the protocol's table, as JSON
 //
 // Each command is a Subcommand in its own file. Usage errors exit 2 with one
 // line on stderr in one style, "retry-policy <command>: <flag>: <what is
@@ -25,7 +26,7 @@ namespace {
 
 namespace cli = acemq::conformance::cli;
 
-constexpr const char* kCommands = "schedule, serve, check, vectors and stats";
+constexpr const char* kCommands = "schedule, serve, check, vectors, stats and protocol";
 
 int run(int argc, char** argv) {
   CLI::App app{
@@ -37,7 +38,7 @@ int run(int argc, char** argv) {
   app.allow_extras();
   const std::unique_ptr<cli::Subcommand> commands[] = {
       cli::schedule_command(app), cli::serve_command(app), cli::check_command(app),
-      cli::vectors_command(app), cli::stats_command(app)};
+      cli::vectors_command(app),  cli::stats_command(app), cli::protocol_command(app)};
 
   const auto chosen = [&]() -> cli::Subcommand* {
     for (const auto& command : commands) {

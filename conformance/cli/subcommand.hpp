@@ -1,5 +1,5 @@
 // Subcommand: one command of retry-policy (schedule, serve, check, vectors,
-// stats), each in its own file with its own flags.
+// stats, protocol), each in its own file with its own flags.
 //
 // A subcommand declares itself on the app when it is made, binding its flags
 // to its own fields, and runs if it is the one the command line names. Every
@@ -43,5 +43,6 @@ std::unique_ptr<Subcommand> serve_command(CLI::App& app);
 std::unique_ptr<Subcommand> check_command(CLI::App& app);
 std::unique_ptr<Subcommand> vectors_command(CLI::App& app);
 std::unique_ptr<Subcommand> stats_command(CLI::App& app);
+std::unique_ptr<Subcommand> protocol_command(CLI::App& app);
 
 }  // namespace acemq::conformance::cli

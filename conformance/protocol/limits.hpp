@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 namespace acemq::conformance {
 
@@ -35,5 +36,26 @@ inline constexpr std::int64_t kMaxSampleThreads = 64;
 inline constexpr std::int64_t kMaxSteps = std::int64_t{1} << 20;
 // A replay's seed is Ruby's init_genrand's: a 32-bit unsigned integer.
 inline constexpr std::int64_t kMaxSeed = 4294967295;
+
+// The limits as one table, for the protocol's description (description.hpp)
+// and the docs' table made from it: each with the field its error names.
+struct Limit {
+  std::string_view name;
+  std::int64_t value;
+  std::string_view error_names;
+  std::string_view what;  // for a person: what is limited, and the unit
+};
+inline constexpr Limit kLimits[] = {
+    {"max_line_bytes", static_cast<std::int64_t>(kMaxLineBytes), "line", "request line, bytes"},
+    {"max_depth", kMaxDepth, "line", "nesting of arrays and objects"},
+    {"max_schedule_entries", kMaxScheduleEntries, "policy.max_attempts",
+     "schedule length (max_attempts - 1), entries"},
+    {"max_replay_calls", static_cast<std::int64_t>(kMaxReplayCalls), "calls", "replay calls"},
+    {"max_replay_skip", kMaxReplaySkip, "skip", "replay skip, draws"},
+    {"max_sample_count", kMaxSampleCount, "count", "sample draws"},
+    {"max_sample_threads", kMaxSampleThreads, "threads", "sample threads"},
+    {"max_steps", kMaxSteps, "attempt", "next_delay cost, multiplications (the cost limit)"},
+    {"max_seed", kMaxSeed, "seed", "replay seed"},
+};
 
 }  // namespace acemq::conformance

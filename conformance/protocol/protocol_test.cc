@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <random>
@@ -21,6 +22,7 @@
 #include "acemq/amqp/ruby_random.hpp"
 #include "acemq/model/bits.hpp"
 #include "conformance/protocol/answer.hpp"
+#include "conformance/protocol/description.hpp"
 #include "conformance/protocol/limits.hpp"
 #include "conformance/protocol/request.hpp"
 #include "conformance/protocol/respond.hpp"
@@ -33,6 +35,39 @@ namespace {
 using nlohmann::json;
 
 using model::bits_of;
+
+// conformance/protocol/protocol.json is what the docs' and the adapters'
+// tests read: it must be the table the parser reads, to the byte, or a
+// change to the table would reach C++ and no other language.
+TEST(ProtocolDescription, TheCommittedFileIsTheTable) {
+  std::ifstream in(ACEMQ_PROTOCOL_JSON, std::ios::binary);
+  ASSERT_TRUE(in) << "cannot read " << ACEMQ_PROTOCOL_JSON;
+  const std::string committed((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
+  EXPECT_EQ(committed, protocol_description().dump(2) + "\n")
+      << ACEMQ_PROTOCOL_JSON << " is not the table; write it again with\n"
+      << "  build/release/bin/retry-policy protocol > conformance/protocol/protocol.json";
+}
+
+// Each op's row lists id, op and policy first, each member once, and ranges
+// the right way round: what the parser and the generator take for granted.
+TEST(ProtocolDescription, EveryOpsRowIsWellFormed) {
+  for (const OpSpec& op : protocol_ops()) {
+    ASSERT_GE(op.members.size(), 3U) << op.name;
+    EXPECT_EQ(op.members[0].name, "id") << op.name;
+    EXPECT_EQ(op.members[1].name, "op") << op.name;
+    EXPECT_EQ(op.members[2].name, "policy") << op.name;
+    for (std::size_t i = 0; i < op.members.size(); ++i) {
+      const MemberRule& m = op.members[i];
+      if (m.type == MemberType::integer || m.type == MemberType::calls) {
+        EXPECT_LE(m.lowest, m.highest) << op.name << "." << m.name;
+      }
+      EXPECT_EQ(m.absent_means.empty(), m.presence != Presence::optional)
+          << op.name << "." << m.name << ": an optional member says what its absence means";
+      for (std::size_t j = 0; j < i; ++j) EXPECT_NE(op.members[j].name, m.name) << op.name;
+    }
+  }
+}
 
 TEST(WireNumbers, ShortestRoundTripWithAFractionOrExponent) {
   EXPECT_EQ(format_number(1.0), "1.0");

@@ -178,39 +178,66 @@ PolicySpec policy_spec(const json& p) {
 
 // ---- ops -----------------------------------------------------------------
 
+// Every member of every op, one row each (request.hpp, MemberRule). The
+// readers below take each integer's range from its row, so the range a
+// request is refused outside is the range the table states.
+constexpr MemberRule kId{"id", MemberType::any, Presence::optional, 0, 0, "null"};
+constexpr MemberRule kOpMember{"op", MemberType::string, Presence::required};
+constexpr MemberRule kPolicy{"policy", MemberType::object, Presence::required};
+constexpr MemberRule kAttempt{"attempt", MemberType::integer, Presence::required, kInt64Min,
+                              kInt64Max};
+constexpr MemberRule kMessageAge{"message_age", MemberType::number, Presence::optional, 0, 0, "0"};
+constexpr MemberRule kJitter{"jitter", MemberType::boolean, Presence::optional, 0, 0, "true"};
+constexpr MemberRule kJitterDraw{"r", MemberType::draw, Presence::with_jitter};
+constexpr MemberRule kDelay{"delay", MemberType::number, Presence::required};
+constexpr MemberRule kDraw{"r", MemberType::draw, Presence::required};
+constexpr MemberRule kSeed{"seed", MemberType::integer, Presence::required, 0, kMaxSeed};
+constexpr MemberRule kSkip{"skip", MemberType::integer, Presence::optional, 0, kMaxReplaySkip, "0"};
+constexpr MemberRule kCalls{"calls", MemberType::calls, Presence::required, 0,
+                            static_cast<std::int64_t>(kMaxReplayCalls)};
+constexpr MemberRule kCount{"count", MemberType::integer, Presence::required, 1, kMaxSampleCount};
+constexpr MemberRule kSampleDelay{"delay", MemberType::number, Presence::one_of_delay_attempt};
+constexpr MemberRule kSampleAttempt{"attempt", MemberType::integer, Presence::one_of_delay_attempt,
+                                    kInt64Min, kInt64Max};
+constexpr MemberRule kThreads{"threads", MemberType::integer, Presence::optional,
+                              1,         kMaxSampleThreads,   "1"};
+
+std::int64_t integer_of(const json& value, const MemberRule& rule) {
+  return integer_at(value, std::string(rule.name), rule.lowest, rule.highest);
+}
+const json& required(const json& request, const MemberRule& rule) {
+  return required(request, rule.name, std::string(rule.name));
+}
+
 NextDelayCall next_delay_call(const json& request) {
   NextDelayCall call;
-  call.attempt =
-      integer_at(required(request, "attempt", "attempt"), "attempt", kInt64Min, kInt64Max);
-  if (const json* age = member(request, "message_age")) {
+  call.attempt = integer_of(required(request, kAttempt), kAttempt);
+  if (const json* age = member(request, kMessageAge.name)) {
     call.message_age = number_at(*age, "message_age");
   }
-  if (const json* value = member(request, "jitter")) {
+  if (const json* value = member(request, kJitter.name)) {
     if (!value->is_boolean()) fail("jitter", "must be true or false, got " + quote(*value));
     call.jitter = value->get<bool>();
   }
   // Without jitter `r` is not read at all: neither required nor checked.
-  if (call.jitter) call.r = draw_at(required(request, "r", "r"), "r");
+  if (call.jitter) call.r = draw_at(required(request, kJitterDraw), "r");
   return call;
 }
 
 JitteredCall jittered_call(const json& request) {
-  return {number_at(required(request, "delay", "delay"), "delay"),
-          draw_at(required(request, "r", "r"), "r")};
+  return {number_at(required(request, kDelay), "delay"), draw_at(required(request, kDraw), "r")};
 }
 
 ReplayCall replay_call(const json& request) {
   ReplayCall replay;
-  replay.seed = static_cast<std::uint32_t>(
-      integer_at(required(request, "seed", "seed"), "seed", 0, kMaxSeed));
-  if (const json* skip = member(request, "skip")) {
-    replay.skip = integer_at(*skip, "skip", 0, kMaxReplaySkip);
-  }
-  const json& calls = required(request, "calls", "calls");
+  replay.seed = static_cast<std::uint32_t>(integer_of(required(request, kSeed), kSeed));
+  if (const json* skip = member(request, kSkip.name)) replay.skip = integer_of(*skip, kSkip);
+  const json& calls = required(request, kCalls);
   if (!calls.is_array())
     fail("calls", "must be an array of [attempt, message_age], got " + quote(calls));
-  if (calls.size() > kMaxReplayCalls) {
-    fail("calls", std::to_string(calls.size()) + " calls is more than the protocol's 256");
+  if (calls.size() > static_cast<std::size_t>(kCalls.highest)) {
+    fail("calls", std::to_string(calls.size()) + " calls is more than the protocol's " +
+                      std::to_string(kCalls.highest));
   }
   replay.calls.reserve(calls.size());
   for (std::size_t i = 0; i < calls.size(); ++i) {
@@ -219,20 +246,24 @@ ReplayCall replay_call(const json& request) {
     if (!call.is_array() || call.size() != 2) {
       fail(field, "must be [attempt, message_age], exactly two elements, got " + quote(call));
     }
-    replay.calls.push_back({integer_at(call[0], field + "[0] (attempt)", kInt64Min, kInt64Max),
-                            number_at(call[1], field + "[1] (message_age)")});
+    replay.calls.push_back(
+        {integer_at(call[0], field + "[0] (attempt)", kAttempt.lowest, kAttempt.highest),
+         number_at(call[1], field + "[1] (message_age)")});
   }
   return replay;
 }
 
 SampleCall sample_call(const json& request) {
   SampleCall sample;
-  sample.count = integer_at(required(request, "count", "count"), "count", 1, kInt64Max);
-  if (sample.count > kMaxSampleCount) {
-    fail("count", std::to_string(sample.count) + " draws is more than the protocol's 65536");
+  // Read as any positive int64 first, so that a count past the limit is
+  // told apart from one that is no count at all.
+  sample.count = integer_at(required(request, kCount), "count", kCount.lowest, kInt64Max);
+  if (sample.count > kCount.highest) {
+    fail("count", std::to_string(sample.count) + " draws is more than the protocol's " +
+                      std::to_string(kCount.highest));
   }
-  const json* delay = member(request, "delay");
-  const json* attempt = member(request, "attempt");
+  const json* delay = member(request, kSampleDelay.name);
+  const json* attempt = member(request, kSampleAttempt.name);
   if ((delay == nullptr) == (attempt == nullptr)) {
     if (delay == nullptr) fail("delay", "missing, and so is attempt: give exactly one");
     fail("attempt", "not allowed with delay: give exactly one");
@@ -240,55 +271,71 @@ SampleCall sample_call(const json& request) {
   if (delay != nullptr) {
     sample.of = number_at(*delay, "delay");
   } else {
-    sample.of = integer_at(*attempt, "attempt", kInt64Min, kInt64Max);
+    sample.of = integer_of(*attempt, kSampleAttempt);
   }
-  if (const json* threads = member(request, "threads")) {
-    sample.threads = integer_at(*threads, "threads", 1, kMaxSampleThreads);
+  if (const json* threads = member(request, kThreads.name)) {
+    sample.threads = integer_of(*threads, kThreads);
   }
   return sample;
 }
 
-// The ops, each with the members a request of it takes (id, op and policy
-// included, as the error lists them) and how its own members are read.
-constexpr std::string_view kScheduleMembers[] = {"id", "op", "policy"};
-constexpr std::string_view kNextDelayMembers[] = {"id",          "op",     "policy", "attempt",
-                                                  "message_age", "jitter", "r"};
-constexpr std::string_view kJitteredMembers[] = {"id", "op", "policy", "delay", "r"};
-constexpr std::string_view kReplayMembers[] = {"id", "op", "policy", "seed", "skip", "calls"};
-constexpr std::string_view kSampleMembers[] = {"id",      "op",    "policy", "delay",
-                                               "attempt", "count", "threads"};
+constexpr MemberRule kScheduleMembers[] = {kId, kOpMember, kPolicy};
+constexpr MemberRule kNextDelayMembers[] = {kId,         kOpMember, kPolicy,    kAttempt,
+                                            kMessageAge, kJitter,   kJitterDraw};
+constexpr MemberRule kJitteredMembers[] = {kId, kOpMember, kPolicy, kDelay, kDraw};
+constexpr MemberRule kReplayMembers[] = {kId, kOpMember, kPolicy, kSeed, kSkip, kCalls};
+constexpr MemberRule kSampleMembers[] = {kId,    kOpMember, kPolicy, kSampleDelay, kSampleAttempt,
+                                         kCount, kThreads};
 // A vector line is a request with its expected answer added; these ride
 // along and are never read.
 constexpr std::string_view kVectorLineMembers[] = {"expect", "expect_error"};
 
-struct OpRow {
-  std::string_view name;
-  std::span<const std::string_view> members;
-  Op (*read)(const json& request);
-  // Why `retry-policy check` never sends this op, if it does not.
-  std::string_view not_sent_by_check = {};
-};
-
-// In Op's order, so that op_name can index it.
-constexpr OpRow kOps[] = {
-    {"schedule", kScheduleMembers, [](const json&) -> Op { return ScheduleCall{}; }},
-    {"next_delay", kNextDelayMembers, [](const json& r) -> Op { return next_delay_call(r); }},
-    {"jittered", kJitteredMembers, [](const json& r) -> Op { return jittered_call(r); }},
-    {"replay", kReplayMembers, [](const json& r) -> Op { return replay_call(r); }},
-    {"sample", kSampleMembers, [](const json& r) -> Op { return sample_call(r); },
+// In Op's order, so that op_name can index it; each row beside its reader.
+constexpr OpSpec kOps[] = {
+    {"schedule", kScheduleMembers, "array of max_attempts - 1 numbers"},
+    {"next_delay", kNextDelayMembers, "number, or null for \"give up\""},
+    {"jittered", kJitteredMembers, "number"},
+    {"replay", kReplayMembers, "array of numbers and nulls, one per call"},
+    {"sample", kSampleMembers, "array of count numbers (null where next_delay gives up)",
      "its answers are the port's own random draws, which check cannot compare; "
      "retry-policy stats sends it and judges them"},
 };
+using OpReader = Op (*)(const json& request);
+constexpr OpReader kReaders[] = {
+    [](const json&) -> Op { return ScheduleCall{}; },
+    [](const json& r) -> Op { return next_delay_call(r); },
+    [](const json& r) -> Op { return jittered_call(r); },
+    [](const json& r) -> Op { return replay_call(r); },
+    [](const json& r) -> Op { return sample_call(r); },
+};
+static_assert(std::size(kOps) == std::variant_size_v<Op> && std::size(kReaders) == std::size(kOps),
+              "one row and one reader an op, in Op's order");
 
-const OpRow& op_of(const json& request) {
-  const json& op = required(request, "op", "op");
+// The "a", "b" or "c" of an error message listing names.
+std::string one_of_names(std::span<const OpSpec> ops) {
+  std::string out = "must be ";
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (i > 0) out += i + 1 == ops.size() ? " or " : ", ";
+    out.append("\"").append(ops[i].name).append("\"");
+  }
+  return out;
+}
+
+std::size_t op_of(const json& request) {
+  const json& op = required(request, kOpMember);
   if (op.is_string()) {
-    for (const OpRow& row : kOps) {
-      if (op.get_ref<const std::string&>() == row.name) return row;
+    for (std::size_t i = 0; i < std::size(kOps); ++i) {
+      if (op.get_ref<const std::string&>() == kOps[i].name) return i;
     }
   }
-  fail("op", "must be \"schedule\", \"next_delay\", \"jittered\", \"replay\" or \"sample\", got " +
-                 quote(op));
+  fail("op", one_of_names(kOps) + ", got " + quote(op));
+}
+
+std::vector<std::string_view> names_of(std::span<const MemberRule> members) {
+  std::vector<std::string_view> names;
+  names.reserve(members.size());
+  for (const MemberRule& m : members) names.push_back(m.name);
+  return names;
 }
 
 // ---- lines ---------------------------------------------------------------
@@ -452,11 +499,9 @@ json parse_json(std::string_view line) {
 
 std::string_view op_name(const Op& op) { return kOps[op.index()].name; }
 
-std::vector<OpMembers> protocol_ops() {
-  std::vector<OpMembers> ops;
-  for (const OpRow& row : kOps) ops.push_back({row.name, row.members, row.not_sent_by_check});
-  return ops;
-}
+std::span<const OpSpec> protocol_ops() { return kOps; }
+
+std::span<const std::string_view> vector_line_members() { return kVectorLineMembers; }
 
 namespace {
 
@@ -466,11 +511,11 @@ ParsedLine request_of(const json& request) {
   try {
     if (!request.is_object()) fail("line", "must be a JSON object, got " + quote(request));
     if (const json* given = member(request, "id")) id = *given;
-    const OpRow& op = op_of(request);
-    only_members(request, op.members, kVectorLineMembers, "",
-                 "a " + std::string(op.name) + " request");
+    const std::size_t op = op_of(request);
+    only_members(request, names_of(kOps[op].members), kVectorLineMembers, "",
+                 "a " + std::string(kOps[op].name) + " request");
     const PolicySpec policy = policy_spec(required(request, "policy", "policy"));
-    Op call = op.read(request);
+    Op call = kReaders[op](request);
     // The id moves last: a refusal above still answers with it.
     return Request{std::move(id), policy, std::move(call)};
   } catch (const Refused& refused) {

@@ -71,16 +71,53 @@ using Op = std::variant<ScheduleCall, NextDelayCall, JitteredCall, ReplayCall, S
 // The op's name on the wire: "schedule", "next_delay", ...
 std::string_view op_name(const Op& op);
 
-// The protocol's ops as its one table holds them, each with every member a
-// request of it takes (id, op and policy included) and, for an op `check`
-// never sends, why: for the tools that must reach them all (the case
-// generator's test holds it to this table).
-struct OpMembers {
-  std::string_view name;
-  std::span<const std::string_view> members;
-  std::string_view not_sent_by_check;
+// The protocol's one table of ops (conformance/protocol/protocol.json is
+// its machine-readable form, description.hpp): each op with every member a
+// request of it takes, id, op and policy included, as a row that says its
+// JSON type, whether it must be there, its range and what its absence means.
+// The request parser reads each member by its row, the case generator
+// breaks each row's rules, and its tests hold the generator to reaching
+// them all, so a member added here is parsed, sent and broken at once.
+enum class MemberType : std::uint8_t {
+  any,      // id: any JSON value, echoed
+  string,   // op
+  object,   // policy
+  integer,  // a JSON integer, no fraction or exponent, in [lowest, highest]
+  number,   // a JSON number, or "Infinity", "-Infinity", "NaN"
+  draw,     // a number in [0, 1)
+  boolean,
+  calls,  // replay's array of [attempt, message_age], at most `highest` of them
 };
-std::vector<OpMembers> protocol_ops();
+enum class Presence : std::uint8_t {
+  required,
+  optional,
+  // next_delay's r: read, and so required, only when jitter is true.
+  with_jitter,
+  // sample's delay and attempt: exactly one of the two.
+  one_of_delay_attempt,
+};
+struct MemberRule {
+  std::string_view name;
+  MemberType type;
+  Presence presence;
+  // An integer's range; for calls, how many at most.
+  std::int64_t lowest = 0;
+  std::int64_t highest = 0;
+  // What an absent optional member means, as JSON text ("0", "true").
+  std::string_view absent_means = {};
+};
+struct OpSpec {
+  std::string_view name;
+  std::span<const MemberRule> members;
+  std::string_view result;  // for a person: what a result answer holds
+  // Why `retry-policy check` never sends this op, if it does not.
+  std::string_view not_sent_by_check = {};
+};
+// In Op's order.
+std::span<const OpSpec> protocol_ops();
+// The members a vector line adds to its request (expect, expect_error):
+// they ride along and are never read.
+std::span<const std::string_view> vector_line_members();
 
 // nlohmann::json's destructor may allocate (it destroys nested values
 // iteratively, with a stack), which clang-tidy reports against this struct.

@@ -22,6 +22,28 @@ def bits(x):
     return struct.unpack("<Q", struct.pack("<d", x))[0]
 
 
+class ProtocolTableTest(unittest.TestCase):
+    """The adapter's limits, ops and members are the protocol's table's
+    (conformance/protocol/protocol.json, `retry-policy protocol`): a limit
+    changed there and not here fails now, not at the border case a run of
+    check may or may not send."""
+
+    TABLE = json.loads((pathlib.Path(__file__).resolve().parents[2]
+                        / "protocol" / "protocol.json").read_text())
+
+    def test_limits(self):
+        for name, limit in self.TABLE["limits"].items():
+            constant = "SEED_MAX" if name == "max_seed" else name.upper()
+            self.assertEqual(getattr(adapter, constant), limit["value"], name)
+
+    def test_ops_and_their_members(self):
+        self.assertEqual(list(adapter.OPS), [op["name"] for op in self.TABLE["ops"]])
+        for op in self.TABLE["ops"]:
+            self.assertEqual(adapter.OPS[op["name"]][0],
+                             tuple(m["name"] for m in op["members"]), op["name"])
+        self.assertEqual(adapter.VECTOR_LINE_MEMBERS, tuple(self.TABLE["vector_line_members"]))
+
+
 class RubyRandomTest(unittest.TestCase):
     def test_seed_42_matches_ruby(self):
         rand = RubyRandom(42)
