@@ -1,5 +1,6 @@
 #include "conformance/port_stats/requests.hpp"
 
+#include "conformance/protocol/policy_spec.hpp"
 #include "conformance/protocol/wire.hpp"
 #include "stats/resolution.hpp"
 
@@ -7,17 +8,9 @@ namespace acemq::conformance {
 
 std::string request_prefix(const amqp::RetryPolicy::Options& o, bool jittered, double delay,
                            std::int64_t attempt, std::int64_t threads) {
-  std::string out = R"(,"op":"sample","policy":{"max_attempts":)";
-  out += std::to_string(o.max_attempts);
-  out += R"(,"initial_delay":)";
-  append_number(out, o.initial_delay.count());
-  out += R"(,"multiplier":)";
-  append_number(out, o.multiplier);
-  out += R"(,"max_delay":)";
-  append_number(out, o.max_delay.count());
-  out += R"(,"jitter_factor":)";
-  append_number(out, o.jitter_factor);
-  out += "},";
+  PolicySpec policy;
+  policy.fields = o;
+  std::string out = R"(,"op":"sample","policy":)" + policy_json(policy) + ",";
   if (jittered) {
     out += R"("delay":)";
     append_number(out, delay);

@@ -1,6 +1,12 @@
 #include "conformance/protocol/policy_spec.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {
 namespace {
@@ -102,6 +108,40 @@ const PolicyMember* policy_member(std::string_view name) {
   const auto it = std::find_if(std::begin(kMembers), std::end(kMembers),
                                [&](const PolicyMember& m) { return m.name == name; });
   return it == std::end(kMembers) ? nullptr : &*it;
+}
+
+std::string policy_json(const PolicySpec& spec) {
+  const Factory& factory = factory_of(spec.form);
+  std::string out = "{";
+  const auto key = [&](std::string_view name) {
+    if (out.size() > 1) out += ',';
+    append_json_string(out, name);
+    out += ':';
+  };
+  const auto value = [&](const PolicyMember& member) {
+    const MemberValue v = member.get(spec);
+    if (const auto* n = std::get_if<std::int64_t>(&v)) {
+      out += std::to_string(*n);
+    } else {
+      append_number(out, std::get<double>(v));
+    }
+  };
+  if (spec.form != Form::constructor) {
+    key("factory");
+    append_json_string(out, factory.name);
+  }
+  for (const FactoryField& field : factory.fields) {
+    key(field.member);
+    value(*policy_member(field.member));
+  }
+  const std::optional<double> copies[] = {spec.give_up_after, spec.with_jitter};
+  for (std::size_t i = 0; i < std::size(kCopyMembers); ++i) {
+    if (!copies[i]) continue;
+    key(kCopyMembers[i]);
+    value(*policy_member(kCopyMembers[i]));
+  }
+  out += '}';
+  return out;
 }
 
 RetryPolicy make_policy(const PolicySpec& spec) {

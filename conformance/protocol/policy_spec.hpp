@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <variant>
 
@@ -86,6 +87,13 @@ struct PolicyRefused {
   std::string_view member;
   amqp::InvalidParameter refusal;
 };
+
+// The spec as a request's `policy` member, one JSON object written through
+// the tables: the form's factory (none for the constructor), every field
+// the form takes, then each copy that is set. Reading it back gives the
+// same spec, every number to the bit, so a tool that writes requests (stats
+// --impl) names no member by hand.
+std::string policy_json(const PolicySpec& spec);
 
 // The policy the spec describes: the form's base policy, validated by the
 // core, then each copy, validating its own argument, so that a copy cannot

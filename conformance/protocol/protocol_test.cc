@@ -69,6 +69,50 @@ TEST(ProtocolDescription, EveryOpsRowIsWellFormed) {
   }
 }
 
+// policy_json writes what the parser reads back as the same spec, to the
+// bit, in every form and with each copy: stats --impl builds its requests
+// with it.
+TEST(PolicyJson, ReadsBackAsTheSameSpec) {
+  std::vector<PolicySpec> specs(4);
+  specs[0].fields = {.max_attempts = 9,
+                     .initial_delay = amqp::Seconds{0.1},
+                     .multiplier = 1.0000000000000002,
+                     .max_delay = amqp::Seconds{5e-324},
+                     .jitter_factor = 1.0,
+                     .max_message_age = amqp::Seconds{-0.0}};
+  specs[1].form = Form::none;
+  specs[2].form = Form::fixed;
+  specs[2].fields.max_attempts = 3;
+  specs[2].fields.initial_delay = amqp::Seconds{0.30000000000000004};
+  specs[2].give_up_after = 7.5;
+  specs[3].form = Form::exponential;
+  specs[3].fields.max_attempts = std::numeric_limits<std::int64_t>::max();
+  specs[3].fields.initial_delay = amqp::Seconds{1e-300};
+  specs[3].fields.max_delay = amqp::Seconds{1.7976931348623157e308};
+  specs[3].with_jitter = 0.2;
+  for (const PolicySpec& spec : specs) {
+    const std::string line = R"({"op":"schedule","policy":)" + policy_json(spec) + "}";
+    const ParsedLine parsed = parse_request(line);
+    const auto* request = std::get_if<Request>(&parsed);
+    ASSERT_NE(request, nullptr) << line;
+    const PolicySpec& back = request->policy;
+    EXPECT_EQ(back.form, spec.form) << line;
+    for (const FactoryField& field : factory_of(spec.form).fields) {
+      const PolicyMember& m = *policy_member(field.member);
+      const MemberValue want = m.get(spec);
+      const MemberValue got = m.get(back);
+      if (m.integer) {
+        EXPECT_EQ(std::get<std::int64_t>(got), std::get<std::int64_t>(want)) << line;
+      } else {
+        EXPECT_EQ(bits_of(std::get<double>(got)), bits_of(std::get<double>(want)))
+            << m.name << " in " << line;
+      }
+    }
+    EXPECT_EQ(back.give_up_after, spec.give_up_after) << line;
+    EXPECT_EQ(back.with_jitter, spec.with_jitter) << line;
+  }
+}
+
 TEST(WireNumbers, ShortestRoundTripWithAFractionOrExponent) {
   EXPECT_EQ(format_number(1.0), "1.0");
   EXPECT_EQ(format_number(-0.0), "-0.0");
