@@ -51,7 +51,8 @@ const Malformation kMalformations[] = {
     // The request object is one level: an id nested 32 deep makes 33, one
     // past the protocol's 32 (the id form "nested 32 deep in all" is the
     // deepest answered); 40 deep is well past it.
-    {"nested 33 deep, or 41", 4,
+    // Objects too: a reader that counts only arrays' depth lets 33 objects by.
+    {"nested 33 deep, or 41", 5,
      [](Dice&, const std::string& v, std::size_t variant) {
        // After a string with escapes: a depth counter that misreads them
        // leaves the string late and misses the brackets. After 40 sibling
@@ -69,6 +70,11 @@ const Malformation kMalformations[] = {
          id.append(31, '[');
          id.append(31, ']');
          return with_raw_id(v, id + "]");
+       }
+       if (variant == 4) {
+         std::string id;
+         for (int i = 0; i < 32; ++i) id += "{\"a\": ";
+         return with_raw_id(v, id + "1" + std::string(32, '}'));
        }
        const std::size_t depth = variant == 2 ? 32 : 40;
        return with_raw_id(v, std::string(depth, '[') + std::string(depth, ']'));
@@ -193,22 +199,27 @@ const Malformation kMalformations[] = {
     // Numbers as JavaScript, C or a lenient scanner writes them, which JSON
     // does not: a leading zero or plus, no digit before or after the point,
     // an exponent with no digits, hexadecimal.
-    {"a number JSON does not write", 9,
+    // An exponent's sign with no digit after it too: a reader that takes
+    // the sign as the exponent's first digit reads 1E+ as 1.
+    {"a number JSON does not write", 11,
      [](Dice&, const std::string& v, std::size_t variant) {
-       static constexpr std::string_view kIds[] = {"01",   "-01", "1.", ".5",  "-.5",
-                                                   "1.e5", "+1",  "1e", "0x10"};
+       static constexpr std::string_view kIds[] = {"01", "-01", "1.",  ".5",  "-.5", "1.e5",
+                                                   "+1", "1e",  "1E+", "1e-", "0x10"};
        return with_raw_id(v, std::string(kIds[variant]));
      }},
-    {"a member name that is no string, or a comma too many", 6,
+    // A name opened by another character and closed by a quote: a reader
+    // that takes any first character for the opening quote reads {'a": 1}.
+    {"a member name that is no string, or a comma too many", 7,
      [](Dice&, const std::string& v, std::size_t variant) {
-       static constexpr std::string_view kIds[] = {R"({1: 2})",    R"({a: 1})", R"({'a': 1})",
-                                                   R"({"a": 1,})", R"([1,])",   R"([1,,2])"};
+       static constexpr std::string_view kIds[] = {R"({1: 2})",   R"({a: 1})",    R"({'a': 1})",
+                                                   R"({'a": 1})", R"({"a": 1,})", R"([1,])",
+                                                   R"([1,,2])"};
        return with_raw_id(v, std::string(kIds[variant]));
      }},
-    {"another character where a colon, a comma or a bracket belongs", 4,
+    {"another character where a colon, a comma or a bracket belongs", 5,
      [](Dice&, const std::string& v, std::size_t variant) {
        static constexpr std::string_view kIds[] = {R"({"a" 1})", R"({"a"; 1})", R"([1 2])",
-                                                   R"({"a": 1])"};
+                                                   R"({"a": 1 "b": 2})", R"({"a": 1])"};
        return with_raw_id(v, std::string(kIds[variant]));
      }},
 };
