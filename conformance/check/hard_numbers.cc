@@ -1,4 +1,5 @@
 #include "conformance/check/hard_numbers.hpp"
+#include "conformance/check/line_edits.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -177,47 +178,16 @@ bool is_double_text(std::string_view number) {
 template <typename Rewrite>
 std::optional<std::string> with_doubles(const std::string& line, bool first_only,
                                         const Rewrite& rewrite) {
-  std::string out;
-  bool in_string = false;
-  bool escaped = false;
-  int depth = 0;
-  bool past_id = false;
-  std::size_t rewritten = 0;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char ch = line[i];
-    out.push_back(ch);
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (ch == '\\') {
-        escaped = true;
-      } else if (ch == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (ch == '"') in_string = true;
-    if (ch == '{' || ch == '[') ++depth;
-    if (ch == '}' || ch == ']') --depth;
-    if (ch == ',' && depth == 1) past_id = true;
-    if (!past_id || (ch != ':' && ch != ',' && ch != '[')) continue;
-    if (first_only && rewritten > 0) continue;
-    std::size_t end = i + 1;
-    while (end < line.size() &&
-           std::string_view("-+.eE0123456789").find(line[end]) != std::string_view::npos)
-      ++end;
-    const std::string_view number = std::string_view(line).substr(i + 1, end - i - 1);
-    if (!is_double_text(number)) continue;
-    const std::optional<std::string> text = rewrite(number);
-    if (!text) continue;
-    out += *text;
-    ++rewritten;
-    i = end - 1;
-  }
-  if (rewritten == 0) return std::nullopt;
+  const EditedNumbers edited = edit_numbers_past_id(
+      line, [&](std::string_view number, std::size_t before) -> std::optional<std::string> {
+        if (first_only && before > 0) return std::nullopt;
+        if (!is_double_text(number)) return std::nullopt;
+        return rewrite(number);
+      });
+  if (edited.replaced == 0) return std::nullopt;
   // Beyond the protocol's limit the line would be refused for its length.
-  if (out.size() > kMaxLineBytes) return std::nullopt;
-  return out;
+  if (edited.line.size() > kMaxLineBytes) return std::nullopt;
+  return edited.line;
 }
 
 // Every double past the id written by `write`, its sign kept in front.

@@ -178,40 +178,20 @@ struct Layout {
 std::string with_integral_numbers(const std::string& line,
                                   std::string (*rewrite)(std::string_view digits,
                                                          std::size_t before)) {
-  std::string out;
-  bool in_string = false;
-  bool escaped = false;
-  int depth = 0;
-  bool past_id = false;  // at the id's end, the first comma inside the line's own object
-  std::size_t rewritten = 0;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char ch = line[i];
-    out.push_back(ch);
-    if (in_string) {
-      if (escaped) {
-        escaped = false;  // the escape's letter, a quote included
-      } else if (ch == '\\') {
-        escaped = true;
-      } else if (ch == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (ch == '"') in_string = true;
-    if (ch == '{' || ch == '[') ++depth;
-    if (ch == '}' || ch == ']') --depth;
-    if (ch == ',' && depth == 1) past_id = true;
-    if (!past_id || (ch != ':' && ch != ',' && ch != '[')) continue;
-    std::size_t end = i + 1;
-    if (end < line.size() && line[end] == '-') ++end;
-    while (end < line.size() && std::isdigit(static_cast<unsigned char>(line[end])) != 0) ++end;
-    if (end > i + 1 && line.compare(end, 2, ".0") == 0 && end + 2 < line.size() &&
-        (line[end + 2] == ',' || line[end + 2] == '}' || line[end + 2] == ']')) {
-      out += rewrite(std::string_view(line).substr(i + 1, end - i - 1), rewritten++);
-      i = end + 1;
-    }
-  }
-  return out;
+  return edit_numbers_past_id(
+             line,
+             [&](std::string_view number, std::size_t before) -> std::optional<std::string> {
+               if (number.size() < 3 || !number.ends_with(".0")) return std::nullopt;
+               const std::string_view digits = number.substr(0, number.size() - 2);
+               const std::string_view magnitude =
+                   digits.starts_with('-') ? digits.substr(1) : digits;
+               if (magnitude.empty() ||
+                   magnitude.find_first_not_of("0123456789") != std::string_view::npos) {
+                 return std::nullopt;
+               }
+               return rewrite(digits, before);
+             })
+      .line;
 }
 
 // "7.0" as 7, "-0.0" as -0: an integer literal is a number too, and -0 is
@@ -260,39 +240,15 @@ std::string shifted_decimal(std::string_view number) {
 // The line with every number outside a string past the id that is not an
 // integer literal (it has a point or an exponent) written by shifted_decimal.
 std::string decimals_shifted(const std::string& line) {
-  std::string out;
-  bool in_string = false;
-  bool escaped = false;
-  int depth = 0;
-  bool past_id = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char ch = line[i];
-    out.push_back(ch);
-    if (in_string) {
-      if (escaped) {
-        escaped = false;  // the escape's letter, a quote included
-      } else if (ch == '\\') {
-        escaped = true;
-      } else if (ch == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (ch == '"') in_string = true;
-    if (ch == '{' || ch == '[') ++depth;
-    if (ch == '}' || ch == ']') --depth;
-    if (ch == ',' && depth == 1) past_id = true;
-    if (!past_id || (ch != ':' && ch != ',' && ch != '[')) continue;
-    std::size_t end = i + 1;
-    while (end < line.size() &&
-           std::string_view("-+.eE0123456789").find(line[end]) != std::string_view::npos)
-      ++end;
-    const std::string_view number = std::string_view(line).substr(i + 1, end - i - 1);
-    if (number.find_first_of(".eE") == std::string_view::npos) continue;
-    out += shifted_decimal(number);
-    i = end - 1;
-  }
-  return out;
+  return edit_numbers_past_id(
+             line,
+             [](std::string_view number, std::size_t) -> std::optional<std::string> {
+               if (number.find_first_of(".eE") == std::string_view::npos) {
+                 return std::nullopt;
+               }
+               return shifted_decimal(number);
+             })
+      .line;
 }
 
 // The line with whitespace (a space, a tab, a CR, in turn) before and after
