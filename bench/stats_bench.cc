@@ -9,11 +9,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "stats/battery.hpp"
-#include "stats/grid.hpp"
-#include "stats/night.hpp"
-#include "stats/runner.hpp"
-#include "stats/runs.hpp"
+#include "stats/battery/battery.hpp"
+#include "stats/battery/grid.hpp"
+#include "stats/battery/night.hpp"
+#include "stats/battery/runner.hpp"
+#include "stats/battery/runs.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string_view>
 
-#include "stats/svg.hpp"
+#include "stats/report/svg.hpp"
 
 namespace acemq::conformance {
 namespace {

@@ -7,10 +7,10 @@
 #include "conformance/cli/subcommand.hpp"
 #include "conformance/port_stats/port_stats.hpp"
 #include "conformance/protocol/limits.hpp"
-#include "stats/battery.hpp"
-#include "stats/fleet.hpp"
-#include "stats/resolution_bits.hpp"
-#include "stats/runs.hpp"
+#include "stats/battery/battery.hpp"
+#include "stats/battery/fleet.hpp"
+#include "stats/battery/resolution_bits.hpp"
+#include "stats/battery/runs.hpp"
 
 namespace acemq::conformance::cli {
 namespace {

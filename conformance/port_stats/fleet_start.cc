@@ -8,7 +8,7 @@
 #include "conformance/port_stats/requests.hpp"
 #include "conformance/port_stats/sample_answer.hpp"
 #include "conformance/protocol/wire.hpp"
-#include "stats/fleet.hpp"
+#include "stats/battery/fleet.hpp"
 
 namespace acemq::conformance {
 

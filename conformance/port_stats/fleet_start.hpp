@@ -10,7 +10,7 @@
 
 #include "conformance/port_stats/port_stats.hpp"
 #include "conformance/process/adapter_process.hpp"
-#include "stats/verdict.hpp"
+#include "stats/battery/verdict.hpp"
 
 namespace acemq::conformance {
 

@@ -37,8 +37,8 @@
 #include <optional>
 #include <string>
 
-#include "stats/fleet.hpp"
-#include "stats/resolution_bits.hpp"
+#include "stats/battery/fleet.hpp"
+#include "stats/battery/resolution_bits.hpp"
 
 namespace acemq::conformance {
 

@@ -2,7 +2,7 @@
 
 #include "conformance/protocol/policy_spec.hpp"
 #include "conformance/protocol/wire.hpp"
-#include "stats/resolution.hpp"
+#include "stats/battery/resolution.hpp"
 
 namespace acemq::conformance {
 

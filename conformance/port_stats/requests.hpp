@@ -10,8 +10,8 @@
 
 #include "acemq/amqp/retry_policy.hpp"
 #include "conformance/protocol/limits.hpp"
-#include "stats/grid.hpp"
-#include "stats/runs.hpp"
+#include "stats/battery/grid.hpp"
+#include "stats/battery/runs.hpp"
 
 namespace acemq::conformance {
 

@@ -16,10 +16,10 @@
 #include "conformance/port_stats/requests.hpp"
 #include "conformance/port_stats/sample_answer.hpp"
 #include "conformance/process/adapter_process.hpp"
-#include "stats/battery.hpp"
-#include "stats/progress.hpp"
-#include "stats/resolution.hpp"
-#include "stats/runs.hpp"
+#include "stats/battery/battery.hpp"
+#include "stats/battery/progress.hpp"
+#include "stats/battery/resolution.hpp"
+#include "stats/battery/runs.hpp"
 
 namespace acemq::conformance {
 

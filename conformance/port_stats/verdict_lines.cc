@@ -6,10 +6,10 @@
 #include <utility>
 #include <vector>
 
-#include "stats/battery.hpp"
-#include "stats/fleet.hpp"
-#include "stats/power.hpp"
-#include "stats/resolution.hpp"
+#include "stats/battery/battery.hpp"
+#include "stats/battery/fleet.hpp"
+#include "stats/battery/power.hpp"
+#include "stats/battery/resolution.hpp"
 
 namespace acemq::conformance {
 

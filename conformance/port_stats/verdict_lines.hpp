@@ -10,7 +10,7 @@
 #include <string>
 
 #include "conformance/port_stats/port_stats.hpp"
-#include "stats/verdict.hpp"
+#include "stats/battery/verdict.hpp"
 
 namespace acemq::conformance {
 

@@ -48,7 +48,7 @@
 
 #include "conformance/process/serve.hpp"
 #include "conformance/protocol/respond.hpp"
-#include "stats/known_bad.hpp"
+#include "stats/battery/known_bad.hpp"
 
 namespace {
 

@@ -1,0 +1,25 @@
+// The run's report: results.json, summary.md and two SVG pictures a cell
+// (svg.hpp), all in one directory.
+//
+// JSON holds every number (p-values, statistics, range, seeds, the power
+// table) for tools; the Markdown summary is for a person: the verdict, the
+// seed and how to replay it, the power at this n, one row a cell with links
+// to its pictures. A merged night writes the same report as one process,
+// but for the seconds.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "stats/battery/verdict.hpp"
+
+namespace acemq::stats {
+
+// Writes results.json, summary.md and svg/*.svg into dir (created if need
+// be); returns the summary's path.
+std::filesystem::path write_report(const std::filesystem::path& dir, const RunReport& run);
+
+// The file-name form of a cell's name: letters, digits, '.', '-' and '_'.
+std::string file_stem(const std::string& name);
+
+}  // namespace acemq::stats
