@@ -11,7 +11,7 @@
 
 #include "stats/battery/battery.hpp"
 #include "stats/battery/grid.hpp"
-#include "stats/battery/night.hpp"
+#include "stats/battery/jobs.hpp"
 #include "stats/battery/runner.hpp"
 #include "stats/battery/runs.hpp"
 

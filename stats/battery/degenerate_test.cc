@@ -20,7 +20,7 @@
 
 #include "stats/battery/battery.hpp"
 #include "stats/battery/family.hpp"
-#include "stats/battery/night.hpp"
+#include "stats/battery/jobs.hpp"
 
 namespace acemq::stats {
 namespace {

@@ -10,7 +10,7 @@
 #include "stats/battery/battery.hpp"
 #include "stats/battery/family.hpp"
 #include "stats/battery/grid.hpp"
-#include "stats/battery/night.hpp"
+#include "stats/battery/jobs.hpp"
 #include "stats/battery/runner.hpp"
 #include "stats/battery/runs.hpp"
 #include "stats/battery/test_support.hpp"

@@ -13,7 +13,7 @@
 #include "stats/battery/battery.hpp"
 #include "stats/battery/family.hpp"
 #include "stats/battery/grid.hpp"
-#include "stats/battery/night.hpp"
+#include "stats/battery/jobs.hpp"
 #include "stats/battery/power.hpp"
 #include "stats/battery/resolution_bits.hpp"
 #include "stats/battery/runs.hpp"

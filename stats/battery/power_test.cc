@@ -19,7 +19,7 @@
 #include "acemq/model/unit_interval.hpp"
 #include "stats/battery/battery.hpp"
 #include "stats/battery/family.hpp"
-#include "stats/battery/night.hpp"
+#include "stats/battery/jobs.hpp"
 #include "stats/battery/power.hpp"
 #include "stats/battery/runs.hpp"
 

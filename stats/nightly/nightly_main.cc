@@ -24,11 +24,12 @@
 #include <CLI/CLI.hpp>
 
 #include "stats/battery/family.hpp"
-#include "stats/battery/night.hpp"
+#include "stats/battery/jobs.hpp"
 #include "stats/battery/progress.hpp"
 #include "stats/battery/runner.hpp"
 #include "stats/battery/runs.hpp"
 #include "stats/battery/verdict.hpp"
+#include "stats/nightly/night.hpp"
 #include "stats/nightly/state_file.hpp"
 #include "stats/report/report.hpp"
 

@@ -14,9 +14,10 @@
 #include <nlohmann/json.hpp>
 
 #include "acemq/model/bits.hpp"
-#include "stats/battery/night.hpp"
+#include "stats/battery/jobs.hpp"
 #include "stats/battery/runner.hpp"
 #include "stats/battery/verdict.hpp"
+#include "stats/nightly/night.hpp"
 #include "stats/nightly/state_file.hpp"
 #include "stats/report/report.hpp"
 
