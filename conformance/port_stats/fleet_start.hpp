@@ -1,6 +1,6 @@
 // start_fleet: `processes` adapters started at once, as a fleet restarts
 // together, each asked for its first stats::kFleetDraws draws of the exact
-// cell (2r, so r comes back), for the fleet's tests (stats/fleet.hpp). The
+// cell (2r, so r comes back), for the fleet's tests (stats/battery/fleet.hpp). The
 // first process is kept for the run, whose stream then goes on; the others
 // must end as an adapter ends.
 #pragma once

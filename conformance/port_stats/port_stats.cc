@@ -298,7 +298,7 @@ std::optional<std::string> report_dir_problem(const std::string& dir) {
 int run_port_stats(const PortStatsOptions& options, std::ostream& out, std::ostream& progress) {
   // Whatever the adapter wrote, a library's exception must not stand in for
   // a verdict; the battery answers degenerate data itself
-  // (stats/degenerate_test.cc), so reaching this is a bug of this command.
+  // (stats/battery/degenerate_test.cc), so reaching this is a bug of this command.
   try {
     return run(options, out, progress);
   } catch (const std::exception& e) {

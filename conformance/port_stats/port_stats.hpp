@@ -6,10 +6,10 @@
 // (conformance/README.md): first the exact cell (delay 1, jitter factor 1,
 // whose delays are 2r bit for bit), from which the source's resolution is
 // measured against the contract's rule of 53 bits (docs/contract.md §5,
-// stats/resolution.hpp); then the jittered delays of every cell of
+// stats/battery/resolution.hpp); then the jittered delays of every cell of
 // stats::port_grid(), each drawn from the port's default source, in chunks of
 // at most kMaxSampleCount consecutive calls; feeds them through the battery
-// (stats/battery.hpp) exactly as the nightly feeds the core's; judges the
+// (stats/battery/battery.hpp) exactly as the nightly feeds the core's; judges the
 // grid's tests and the resolution test together at family-wise alpha 1e-6
 // with Holm; prints the power table for the n used once the adapter has
 // answered, progress on the way, and a tally of what rejected; and writes the
@@ -42,7 +42,7 @@
 
 namespace acemq::conformance {
 
-// The default draws a cell: the per-commit battery's n (stats/runs.hpp), at
+// The default draws a cell: the per-commit battery's n (stats/battery/runs.hpp), at
 // which the known-bad doubles are proved rejected.
 inline constexpr std::uint64_t kPortStatsSamples = 1'000'000;
 // --quick: half a repeats window, the smallest power of two at which the
@@ -68,7 +68,7 @@ struct PortStatsOptions {
   double progress_interval = 10.0;      // seconds between progress lines
   int min_bits = stats::kContractBits;  // the resolution floor (--min-bits)
   // Processes started at once for the fleet's tests (--processes; 1 leaves
-  // them out): stats/fleet.hpp.
+  // them out): stats/battery/fleet.hpp.
   int processes = static_cast<int>(stats::kFleetProcesses);
   // Threads drawing the threads cell at once (--threads; 1 leaves it out).
   int threads = kPortStatsThreads;

@@ -23,7 +23,7 @@ std::string request_prefix(const amqp::RetryPolicy::Options& o, bool jittered, d
                            std::int64_t attempt, std::int64_t threads = 1);
 // A grid cell's request.
 std::string request_prefix(const stats::Cell& cell);
-// The exact cell (stats/resolution.hpp): jittered(1) at jitter factor 1,
+// The exact cell (stats/battery/resolution.hpp): jittered(1) at jitter factor 1,
 // whose delay is 2r bit for bit, so the draws themselves come back.
 std::string exact_cell_prefix(std::int64_t threads = 1);
 
