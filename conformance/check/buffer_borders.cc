@@ -79,15 +79,15 @@ constexpr ContentRow kContents[] = {
 };
 
 struct Unit {
-  std::string_view request;   // as the line holds it
-  std::size_t answer_bytes;   // as the answer holds it
+  std::string_view request;  // as the line holds it
+  std::size_t answer_bytes;  // as the answer holds it
 };
 constexpr Unit kEscaped[] = {
-    {"\xc3\xa9", 6},          // U+00E9, 2 bytes of UTF-8
-    {"\\u0001", 6},           // a control character
-    {"\xe2\x9c\x93", 6},      // U+2713, 3 bytes
-    {"\\u001f", 6},           // the last control character
-    {"\xf0\x9f\x98\x80", 12}, // U+1F600, 4 bytes: a surrogate pair, two escapes
+    {"\xc3\xa9", 6},           // U+00E9, 2 bytes of UTF-8
+    {"\\u0001", 6},            // a control character
+    {"\xe2\x9c\x93", 6},       // U+2713, 3 bytes
+    {"\\u001f", 6},            // the last control character
+    {"\xf0\x9f\x98\x80", 12},  // U+1F600, 4 bytes: a surrogate pair, two escapes
 };
 
 // F's request text, for an answer of exactly `bytes` bytes between its quotes.
@@ -110,8 +110,7 @@ std::string filler(Content content, std::size_t bytes) {
 
 BorderCase across(std::size_t border, long quote_from_border, std::string_view name,
                   const ContentRow& content) {
-  const std::size_t quote =
-      static_cast<std::size_t>(static_cast<long>(border) + quote_from_border);
+  const std::size_t quote = static_cast<std::size_t>(static_cast<long>(border) + quote_from_border);
   // An escaped F is 6 bytes an escape: P takes the rest.
   std::size_t pad = 0;
   if (content.content == Content::escaped) pad = (quote - kBeforeFiller) % 6;
@@ -162,8 +161,8 @@ struct Opening {
 constexpr Opening kOpening[] = {
     // 4,129 bytes: a line buffer of 4 KiB (Java's, .NET's) that grows
     // wrongly fails on the first line past it, before short lines grew it.
-    {"the first line past 4 KiB; a short string opening on a 4 KiB answer's border", 1 << 12,
-     -2, Content::ascii},
+    {"the first line past 4 KiB; a short string opening on a 4 KiB answer's border", 1 << 12, -2,
+     Content::ascii},
     // 64 KiB + 1: past a line buffer grown to 64 KiB, and past a 64 KiB
     // read chunk, so the line arrives in two reads.
     {"a line of 64 KiB + 1 bytes", 0, 0, Content::ascii},

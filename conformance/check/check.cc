@@ -415,7 +415,8 @@ bool Checker::compare(const std::string& line, const ParsedLine& parsed, const O
 }
 
 std::optional<Answer> Checker::prepare(const std::string& line, const ParsedLine& parsed,
-                                       const Origin& origin, const std::optional<Answer>& expected) {
+                                       const Origin& origin,
+                                       const std::optional<Answer>& expected) {
   Tally& tally = tallies_[origin.kind];
   if (options_.profile == Profile::reference) {
     const auto* request = std::get_if<Request>(&parsed);
@@ -514,10 +515,13 @@ bool Checker::send_vector_file(const std::string& path) {
 }
 
 Checker::Origin Checker::generated_origin(const GeneratedCase& generated,
-                                         std::int64_t number) const {
-  return {std::string(generated.tally_name()), "generated case " + std::to_string(number),
-          generated.kind,  generated.rule,
-          generated.variant, generated.numeric_id};
+                                          std::int64_t number) const {
+  return {std::string(generated.tally_name()),
+          "generated case " + std::to_string(number),
+          generated.kind,
+          generated.rule,
+          generated.variant,
+          generated.numeric_id};
 }
 
 bool Checker::compare_burst(std::vector<GeneratedCase>& cases, std::int64_t first) {
@@ -672,8 +676,8 @@ CheckReport Checker::run() {
   for (std::int64_t i = 0; going && i < options_.cases;) {
     if ((i + 1) % kBurstEvery == 0) {
       // 2 to 8 cases, in turn, in one burst.
-      const std::int64_t size = std::min<std::int64_t>(
-          2 + static_cast<std::int64_t>(bursts % 7), options_.cases - i);
+      const std::int64_t size =
+          std::min<std::int64_t>(2 + static_cast<std::int64_t>(bursts % 7), options_.cases - i);
       std::vector<GeneratedCase> burst;
       for (std::int64_t k = 0; k < size; ++k) burst.push_back(generator.next(i + k + 1));
       ++bursts;
