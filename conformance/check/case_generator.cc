@@ -10,6 +10,7 @@
 #include "conformance/check/choice.hpp"
 #include "conformance/check/dice.hpp"
 #include "conformance/check/far_calls.hpp"
+#include "conformance/check/fixed_lines.hpp"
 #include "conformance/check/hard_numbers.hpp"
 #include "conformance/check/invalid_rules.hpp"
 #include "conformance/check/line_edits.hpp"
@@ -64,6 +65,15 @@ GeneratedCase generated(std::string line, CaseKind kind, std::string_view op,
   return {std::move(line), std::move(parsed), kind, op, rule};
 }
 
+// A valid case's line that the core refuses is malformed, or breaks a
+// rule, and counts there, under `rule`.
+void counted_as_refused(GeneratedCase& c, std::string_view rule) {
+  if (const auto* refused = std::get_if<Unanswerable>(&c.parsed)) {
+    c.kind = refused->refusal.field == "line" ? CaseKind::malformed : CaseKind::invalid;
+    c.rule = rule;
+  }
+}
+
 }  // namespace
 
 std::string_view GeneratedCase::tally_name() const {
@@ -87,6 +97,15 @@ GeneratedCase CaseGenerator::next(std::int64_t id) {
     border = generator::border_case_in_turn(borders_++);
   }
   if (border) return generated(std::move(border->line), CaseKind::valid, "schedule", {});
+  if (profile_ == Profile::full && made_ % generator::kFixedEvery == 0) {
+    const std::size_t turn = fixed_lines_++ % generator::fixed_line_count();
+    generator::FixedLine fixed = generator::fixed_line_in_turn(turn, id);
+    GeneratedCase made = generated(std::move(fixed.line), CaseKind::valid, fixed.op, {});
+    made.fixed_line = fixed.name;
+    made.variant = turn;
+    counted_as_refused(made, "a fixed line (fixed_lines.hpp)");
+    return made;
+  }
   Dice d(engine_);
   Context c;
   c.profile = profile_;
@@ -128,12 +147,8 @@ GeneratedCase CaseGenerator::next(std::int64_t id) {
       valid.hard_number = taken->row;
       valid.variant = taken->variant;
       // A text of fixed meaning may leave no request (1e100000000 is beyond
-      // binary64, 1e22 no draw): the line is then malformed, or breaks a
-      // rule, and counts there, under the row's name.
-      if (const auto* refused = std::get_if<Unanswerable>(&valid.parsed)) {
-        valid.kind = refused->refusal.field == "line" ? CaseKind::malformed : CaseKind::invalid;
-        valid.rule = taken->row;
-      }
+      // binary64, 1e22 no draw).
+      counted_as_refused(valid, taken->row);
     }
     if (profile_ == Profile::full) return valid;
     // A valid request's line is always a Request: only the core can refuse it.

@@ -13,7 +13,8 @@
 // one row for each rule of the protocol an invalid request breaks
 // (invalid_rules.cc), and the ids' forms and the layouts (wire_variants.cc).
 // What is sent in turn rather than drawn (far calls, malformed lines, the
-// invalid rules' variants, numeric ids) depends on the case count only.
+// invalid rules' variants, numeric ids, buffer borders, echoed numbers)
+// depends on the case count only.
 #pragma once
 
 #include <cstdint>
@@ -47,6 +48,9 @@ struct GeneratedCase {
   // the row's name: its numbers written the hard way, or a text of fixed
   // meaning in its first double, which the core may refuse.
   std::string_view hard_number = {};
+  // For a fixed line (fixed_lines.hpp), the echoed number's text or the
+  // form's name; `variant` is its turn in the tables.
+  std::string_view fixed_line = {};
 
   // The tally check counts it in: its op, "invalid" or "malformed line".
   std::string_view tally_name() const;
@@ -92,13 +96,14 @@ class CaseGenerator {
  private:
   std::mt19937_64 engine_;
   Profile profile_;
-  std::size_t made_ = 0;       // cases made so far: the opening's and the borders' turns
-  std::size_t borders_ = 0;    // border cases sent after the opening: the table's next turn
-  std::size_t malformed_ = 0;  // malformed lines sent so far: the next kind's turn
-  std::size_t invalid_ = 0;    // invalid cases sent so far: the next variant's turn
-  std::size_t cases_ = 0;      // cases made so far: every 150th of the full profile is far
-  std::size_t far_calls_ = 0;  // far calls sent so far: the next row's turn
-  std::size_t valid_ = 0;      // valid cases made so far: every 37th has a numeric id's turn
+  std::size_t made_ = 0;         // cases made so far: the opening's and the borders' turns
+  std::size_t borders_ = 0;      // border cases sent after the opening: the table's next turn
+  std::size_t fixed_lines_ = 0;  // fixed lines sent so far: the tables' next turn
+  std::size_t malformed_ = 0;    // malformed lines sent so far: the next kind's turn
+  std::size_t invalid_ = 0;      // invalid cases sent so far: the next variant's turn
+  std::size_t cases_ = 0;        // cases made so far: every 150th of the full profile is far
+  std::size_t far_calls_ = 0;    // far calls sent so far: the next row's turn
+  std::size_t valid_ = 0;        // valid cases made so far: every 37th has a numeric id's turn
   generator::HardNumberTurns hard_numbers_;  // the hard-numbers layout's turns so far
 };
 

@@ -1,4 +1,5 @@
 #include "conformance/check/hard_numbers.hpp"
+#include "conformance/check/fixed_lines.hpp"
 #include "conformance/check/line_edits.hpp"
 
 #include <algorithm>
@@ -290,54 +291,6 @@ std::optional<std::string> million_digits(const std::string& line, std::size_t) 
   });
 }
 
-// Texts of fixed meaning, each in place of the line's first double: the
-// request then asks something else (or is refused), and the core's answer
-// is the one a port must give, whatever its parser makes of the text.
-struct FixedText {
-  std::string_view text;
-  std::string_view why;
-};
-constexpr FixedText kFixedTexts[] = {
-    {"1e22", "10^22, the greatest power of ten a double holds exactly: the fast path's last"},
-    {"1e-22", "divided by 10^22 on the fast path, the last power it holds"},
-    {"999999999999999e22", "15 digits times 10^22: the fast path's largest, one rounding"},
-    {"123456789012345e-22", "15 digits over 10^22: the fast path's smallest"},
-    {"1e23",
-     "10^23, the first power of ten no double holds: 9.999999999999999e22, which a fast path "
-     "taking 10^23 from a table of powers misses"},
-    {"1e-23", "one past the fast path's divisions: no 10^-23 in a table of 23 powers"},
-    {"99e39",
-     "2 digits times 10^39: 99e17 is exact, so a fast path may take 99e17 * 10^22 (up to "
-     "10^(22 + 15 - 2)), and must not go further"},
-    {"1E5", "a capital E on the fast path: 100000.0, not 1.0 nor 1e-05"},
-    {"1234567890123456e22", "16 digits: one past the fast path's 15, so the slow path's"},
-    {"1.79769313486231580793728971405303e308",
-     "DBL_MAX in 34 digits: more than one 18-digit chunk of a big integer, and still DBL_MAX"},
-    {"1.7976931348623158e308", "below DBL_MAX's halfway to 2^1024: DBL_MAX"},
-    {"1.7976931348623159e308", "above that halfway: beyond binary64, the line malformed"},
-    {"38664703083136434000.0",
-     "an integral double near 2^65 whose shortest digits end in zeros: a writer's trailing-"
-     "zero and power-of-5 tests decide its digits"},
-    {"-69741824662760956000.0", "the same near -2^66, negative"},
-    {"1.0000000000000001e23", "the double just above 10^23's tie: 100000000000000008388608"},
-    {"1e-400", "below half the least subnormal: +0.0 (the protocol reads it so)"},
-    {"-1e-400", "underflows to -0.0: the sign survives"},
-    {"2.4703282292062327e-324", "just below 2^-1075, half the least subnormal: rounds to 0"},
-    {"2.4703282292062328e-324", "just above 2^-1075: rounds up to 5e-324"},
-    {"1e-324",
-     "0.4 of the least subnormal, above the -330 a reader may cut at: 0, where a rounding that "
-     "drops 65 bits or more must still see the whole quotient"},
-    {"3e-324", "0.6 of the least subnormal: 5e-324, one bit kept of 64 dropped"},
-    {"0e311", "zero with an exponent past binary64's range: still 0, not beyond range"},
-    {"0e100000000", "zero with a 9-digit exponent: 0"},
-    {"1e-100000000", "an exponent of 10^8 below: 0, at once, not 10^100000000 computed"},
-    {"1e100000000",
-     "an exponent of 10^8 above: beyond binary64, the line malformed, at once, not "
-     "10^100000000 computed"},
-    {"-.5", "no digit before the point: no JSON number, the line malformed (a field, not the id)"},
-    {"02", "a leading zero: no JSON number, the line malformed (a field, not the id)"},
-};
-
 struct HardNumber {
   std::string_view name;
   std::size_t variants;
@@ -374,15 +327,18 @@ const HardNumber kHardNumbers[] = {
     {"one number padded with zeros until the line is exactly 1 MiB", 1, true, million_digits,
      "about a million digits: a reader that keeps every digit (in a BigInteger, a buffer) "
      "takes seconds, or more memory than a line"},
+    // The line then asks something else (or is refused), and the core's
+    // answer is the one a port must give, whatever its parser makes of it.
     {"a text of fixed meaning in the first double: 1e22, 1e-400, 0e311, 1e100000000, ...",
-     std::size(kFixedTexts), false,
+     number_texts().size(), false,
      [](const std::string& line, std::size_t v) {
        return with_doubles(line, true, [&](std::string_view) {
-         return std::optional<std::string>(kFixedTexts[v].text);
+         return std::optional<std::string>(number_texts()[v].text);
        });
      },
      "the fast path's borders (10^22, 15 digits), underflow to 0 and to 5e-324, zeros and "
-     "exponents of 10^8 digits: kFixedTexts"},
+     "exponents of 10^8 digits, doubles whose shortest digits are hard to find: the fixed "
+     "lines' number texts (fixed_lines.hpp), here in a field that is not echoed"},
 };
 
 // Every (row, variant) pair, the first variant of every row first.
