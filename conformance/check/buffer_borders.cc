@@ -108,21 +108,45 @@ std::string filler(Content content, std::size_t bytes) {
   return text;
 }
 
-BorderCase across(std::size_t border, long quote_from_border, std::string_view name,
-                  const ContentRow& content) {
-  const std::size_t quote = static_cast<std::size_t>(static_cast<long>(border) + quote_from_border);
+// The id [P, F, "b"] whose F's closing quote is answer byte `quote`.
+std::string filled_id(std::size_t quote, const ContentRow& content) {
   // An escaped F is 6 bytes an escape: P takes the rest.
   std::size_t pad = 0;
   if (content.content == Content::escaped) pad = (quote - kBeforeFiller) % 6;
   const std::size_t bytes = quote - kBeforeFiller - pad;
+  return "[\"" + std::string(pad, 'p') + "\",\"" + filler(content.content, bytes) + "\",\"b\"]";
+}
+
+BorderCase across(std::size_t border, long quote_from_border, std::string_view name,
+                  const ContentRow& content) {
+  const std::size_t quote = static_cast<std::size_t>(static_cast<long>(border) + quote_from_border);
   BorderCase made;
-  made.line = "{\"id\":[\"" + std::string(pad, 'p') + "\",\"" + filler(content.content, bytes) +
-              "\",\"b\"],\"op\":\"schedule\",\"policy\":{}}";
+  made.line = "{\"id\":" + filled_id(quote, content) + ",\"op\":\"schedule\",\"policy\":{}}";
   made.name = name;
   made.content = content.name;
   made.border = border;
   made.closing_quote = quote;
   made.answer_bytes = quote + kQuoteToLf + 1;
+  return made;
+}
+
+// The answer {"id":[P, F, "b"],"ok":true,"result":NUMBER}: its number's
+// first byte at B + number_from_border. jittered answers its delay as is
+// (fixed_lines.hpp), and the number is written as the core writes it.
+constexpr std::size_t kQuoteToResult = 26;  // ,"b"],"ok":true,"result": and one
+BorderCase number_across(std::size_t border, long number_from_border, std::string_view number,
+                         std::string_view name, const ContentRow& content) {
+  const std::size_t quote =
+      static_cast<std::size_t>(static_cast<long>(border) + number_from_border) - kQuoteToResult;
+  BorderCase made;
+  made.line = "{\"id\":" + filled_id(quote, content) + R"(,"op":"jittered","policy":{},"delay":)" +
+              std::string(number) + R"(,"r":0.5})";
+  made.op = "jittered";
+  made.name = name;
+  made.content = content.name;
+  made.border = border;
+  made.closing_quote = quote;
+  made.answer_bytes = quote + kQuoteToResult + number.size() + 2;  // the } and the LF
   return made;
 }
 
@@ -151,12 +175,13 @@ BorderCase twelve_thousand_escaped() {
 // 30 cases), each
 // answer with another piece on its border, so that a buffer that starts at
 // any power of two from 4 KiB to 64 KiB and doubles meets at least two
-// pieces, and one of 4 KiB meets six.
+// pieces, and one of 4 KiB meets nine.
 struct Opening {
   std::string_view why;
   std::size_t border;      // 0: a long line
-  long quote_from_border;  // as in kLandings
+  long quote_from_border;  // as in kLandings; for a number, its first byte's
   Content content;
+  std::string_view number = {};  // the result, as the core writes it: a number's landing
 };
 constexpr Opening kOpening[] = {
     // 4,129 bytes: a line buffer of 4 KiB (Java's, .NET's) that grows
@@ -177,6 +202,15 @@ constexpr Opening kOpening[] = {
     {"the LF on a 64 KiB answer's border", 1 << 16, -static_cast<long>(kQuoteToLf),
      Content::escaped},
     {"a closing quote on a 128 KiB answer's border", 1 << 17, 0, Content::escaped},
+    // A writer that picks the wrong notation writes 1e-300's or 1e+300's
+    // 301 digits where it reserved room for 6 and some: 30 bytes before a
+    // border that a buffer doubled from 4 KiB (Java's) has reached, and
+    // that neither answer crosses.
+    {"1e-300 30 bytes before a 256 KiB answer's border", 1 << 18, -30, Content::escaped, "1e-300"},
+    {"1e+300 30 bytes before a 256 KiB answer's border", 1 << 18, -30, Content::escaped, "1e+300"},
+    // A number's room reserved short, or not at all, writes its first
+    // bytes past a full buffer.
+    {"a number a byte before a 256 KiB answer's border", 1 << 18, -1, Content::escaped, "1e+300"},
 };
 
 // The table's ladders: each landing with each content it takes.
@@ -209,8 +243,10 @@ std::optional<BorderCase> opening_case(std::size_t k, std::int64_t id) {
     made.name = row.why;
     return made;
   }
-  return across(row.border, row.quote_from_border, row.why,
-                kContents[row.content == Content::ascii ? 0 : 1]);
+  const ContentRow& content = kContents[row.content == Content::ascii ? 0 : 1];
+  if (!row.number.empty())
+    return number_across(row.border, row.quote_from_border, row.number, row.why, content);
+  return across(row.border, row.quote_from_border, row.why, content);
 }
 
 std::size_t opening_cases() { return std::size(kOpening); }

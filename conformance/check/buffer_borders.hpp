@@ -14,7 +14,9 @@
 // so a border is tested by the first answer (or line) of a conversation to
 // cross it. The run therefore opens with kOpening: lines past 4 KiB and
 // 64 KiB before any short line, and one answer across each border from
-// 2^12 to 2^17 in ascending order, each with another piece on the border.
+// 2^12 to 2^18 in ascending order, each with another piece on the border
+// (at 2^18, three numbers: 1e-300 and 1e+300, whose room a writer may
+// reserve short, or for the wrong notation).
 // The whole table (every border from 2^12 to 2^16, every landing, both
 // contents, and 12,000 escaped characters) then goes in turn, every
 // kBorderEvery-th case: a port that makes a fresh buffer for each answer
@@ -33,6 +35,7 @@ namespace acemq::conformance::generator {
 // opening, a long line).
 struct BorderCase {
   std::string line;
+  std::string_view op = "schedule";
   std::string_view name;     // what lands on the border, or the opening row's why
   std::string_view content;  // the filler's content: plain ASCII or all escaped
   std::size_t border = 0;    // the border's bytes, a power of two (0: a long line)
@@ -44,7 +47,7 @@ struct BorderCase {
 
 // The run's k-th case (from 1), if it is one of the opening's: a line past
 // 4 KiB, a line past 64 KiB, an answer across each border from 4 KiB to
-// 128 KiB in ascending order. `id` is the case's number, for the line that
+// 256 KiB in ascending order. `id` is the case's number, for the line that
 // holds a number id.
 std::optional<BorderCase> opening_case(std::size_t k, std::int64_t id);
 // How many cases the opening is.

@@ -96,7 +96,7 @@ GeneratedCase CaseGenerator::next(std::int64_t id) {
   if (!border && made_ > generator::opening_cases() && made_ % generator::kBorderEvery == 0) {
     border = generator::border_case_in_turn(borders_++);
   }
-  if (border) return generated(std::move(border->line), CaseKind::valid, "schedule", {});
+  if (border) return generated(std::move(border->line), CaseKind::valid, border->op, {});
   if (profile_ == Profile::full && made_ % generator::kFixedEvery == 0) {
     const std::size_t turn = fixed_lines_++ % generator::fixed_line_count();
     generator::FixedLine fixed = generator::fixed_line_in_turn(turn, id);

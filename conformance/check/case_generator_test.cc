@@ -310,32 +310,43 @@ TEST(CaseGenerator, TheSameSeedGivesTheSameLines) {
 }
 
 // A border case's answer, as the core writes it: {"id":["P","F","b"],
-// "ok":true,"result":[]} and its LF. Where F's closing quote is, relative
-// to the nearest power of two from 4 KiB to 128 KiB, and whether F is
-// escaped: what the row promises, read off the answer itself.
+// "ok":true,"result":[]} and its LF, or (a number's landing) with the
+// result 1e+300. Where F's closing quote (or the number's first byte) is,
+// relative to the nearest power of two from 4 KiB to 1 MiB, and whether F
+// is escaped: what the row promises, read off the answer itself.
 struct Landed {
   std::size_t border = 0;
-  long offset = 0;  // F's closing quote at border + offset
+  long offset = 0;  // F's closing quote (the number's first byte) at border + offset
   bool escaped = false;
+  bool number = false;
   std::size_t answer_bytes = 0;
   std::size_t filler_characters = 0;  // escaped: F's escapes
 };
 std::optional<Landed> landed(const GeneratedCase& c) {
-  const std::string tail = "\",\"b\"],\"ok\":true,\"result\":[]}\n";
   if (c.line.rfind("{\"id\":[\"", 0) != 0 || c.kind != CaseKind::valid) return std::nullopt;
   const std::string answer = format_answer(respond(c.parsed)) + "\n";
-  if (answer.size() < tail.size() + 11 ||
-      answer.compare(answer.size() - tail.size(), tail.size(), tail) != 0) {
-    return std::nullopt;
+  // After F's closing quote: "b", and the result [] or a number's landing's.
+  std::optional<std::string> tail;
+  std::size_t number_bytes = 0;
+  for (const std::string_view result : {"[]", "1e+300", "1e-300"}) {
+    const std::string candidate = "\",\"b\"],\"ok\":true,\"result\":" + std::string(result) + "}\n";
+    if (answer.size() >= candidate.size() + 11 &&
+        answer.compare(answer.size() - candidate.size(), candidate.size(), candidate) == 0) {
+      tail = candidate;
+      number_bytes = result == "[]" ? 0 : result.size();
+    }
   }
+  if (!tail) return std::nullopt;
   Landed l;
+  l.number = number_bytes > 0;
   l.answer_bytes = answer.size();
-  const std::size_t quote = answer.size() - tail.size();
+  const std::size_t quote = answer.size() - tail->size();
   const std::size_t filler = answer.rfind("\",\"", quote - 1) + 3;
   l.escaped = answer.compare(filler, 2, "\\u") == 0;
   l.filler_characters = l.escaped ? (quote - filler) / 6 : quote - filler;
-  for (std::size_t border = std::size_t{1} << 12; border <= std::size_t{1} << 17; border *= 2) {
-    const long offset = static_cast<long>(quote) - static_cast<long>(border);
+  const std::size_t piece = l.number ? answer.size() - number_bytes - 2 : quote;
+  for (std::size_t border = std::size_t{1} << 12; border <= std::size_t{1} << 20; border *= 2) {
+    const long offset = static_cast<long>(piece) - static_cast<long>(border);
     if (offset >= -30 && offset <= 6) {
       l.border = border;
       l.offset = offset;
@@ -384,24 +395,30 @@ TEST(CaseGenerator, EveryBufferBorderLandingAtTheDefaultCaseCount) {
 // A port keeps its buffers, which only grow: a border is tested by the
 // first line or answer of a conversation that crosses it. Every run, at any
 // seed and in either profile, opens with a line past 4 KiB, then one past
-// 64 KiB, and answers that cross 4 KiB to 128 KiB in ascending order, each
-// with another piece on its border, before any drawn case.
+// 64 KiB, and answers that cross 4 KiB to 256 KiB in ascending order, each
+// with another piece on its border (at 256 KiB, numbers), before any drawn
+// case.
 TEST(CaseGenerator, EveryRunOpensWithLongLinesAndEveryBorderAscending) {
   for (const Profile profile : {Profile::full, Profile::reference}) {
     for (const std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{20261202},
                                      std::uint64_t{0xdeadbeef}, kSeed}) {
       CaseGenerator generator(seed, profile);
       std::vector<GeneratedCase> first;
-      for (int i = 1; i <= 7; ++i) first.push_back(generator.next(i));
+      for (int i = 1; i <= 10; ++i) first.push_back(generator.next(i));
       EXPECT_GT(first[0].line.size(), 4096U) << "seed " << seed;
       EXPECT_GT(first[1].line.size(), 65536U) << "seed " << seed;
-      std::vector<std::pair<std::size_t, long>> borders;
+      std::vector<std::tuple<std::size_t, long, bool>> borders;
       for (const GeneratedCase& c : first) {
         EXPECT_TRUE(core_answer(c.line).ok) << c.line.substr(0, 100);
-        if (const std::optional<Landed> l = landed(c)) borders.emplace_back(l->border, l->offset);
+        if (const std::optional<Landed> l = landed(c)) {
+          borders.emplace_back(l->border, l->offset, l->number);
+        }
       }
-      const std::vector<std::pair<std::size_t, long>> expected = {
-          {4096, -2}, {8192, 1}, {16384, -29}, {32768, 0}, {65536, -29}, {131072, 0}};
+      // The last three: numbers before 256 KiB's border.
+      const std::vector<std::tuple<std::size_t, long, bool>> expected = {
+          {4096, -2, false},   {8192, 1, false},    {16384, -29, false},
+          {32768, 0, false},   {65536, -29, false}, {131072, 0, false},
+          {262144, -30, true}, {262144, -30, true}, {262144, -1, true}};
       EXPECT_EQ(borders, expected) << "seed " << seed;
     }
   }

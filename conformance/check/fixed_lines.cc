@@ -116,6 +116,11 @@ constexpr Form kForms[] = {
      R"({"id":ID,"op":"next_delay","policy":{},"attempt":-9999999999999999999,"jitter":false})"},
     {"2^64 as the attempt", "next_delay",
      R"({"id":ID,"op":"next_delay","policy":{},"attempt":18446744073709551616,"jitter":false})"},
+    // +Infinity times a factor of 0 is NaN, the one NaN valid input makes:
+    // the contract keeps the infinite delay (drawn, it takes three
+    // regimes at once, about once a run).
+    {"+Infinity jittered by a factor of 0", "jittered",
+     R"({"id":ID,"op":"jittered","policy":{"jitter_factor":1},"delay":"Infinity","r":0})"},
     // A vector file's line is a request with its answer beside it; a port
     // must take those members and not read them.
     {"an expect member", "schedule", R"({"id":ID,"op":"schedule","policy":{},"expect":[]})"},
