@@ -36,6 +36,21 @@ namespace stats = acemq::stats;
 
 constexpr int kFailedToTest = 2;
 
+// A run that judged nothing still leaves its report, so that a tool reads
+// the failure as data; a directory that cannot be written was refused
+// before the run, so a failure here is only said.
+int failed_to_test(const PortStatsOptions& options, std::ostream& out, std::string stage,
+                   const std::string& failure, double seconds) {
+  stats::FailedToTest report{"`" + options.command + "`, through the sample op", std::move(stage),
+                             clip(failure.substr(0, failure.find('\n'))), seconds};
+  try {
+    out << "report " << stats::write_failure_report(options.report_dir, report).string() << "\n";
+  } catch (const std::exception& e) {
+    out << "report NOT WRITTEN (" << e.what() << ")\n";
+  }
+  return kFailedToTest;
+}
+
 int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progress_out) {
   const std::vector<stats::Cell> cells = stats::port_grid();
   const bool threaded = options.threads > 1;
@@ -63,13 +78,17 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
          "replayed\n\n"
       << std::flush;
 
+  const auto started = std::chrono::steady_clock::now();
+  const auto since_start = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
   std::unique_ptr<AdapterProcess> adapter;
   std::optional<stats::FleetOutcome> fleet_outcome;
   if (fleet_judged) {
     Fleet fleet;
     if (const std::string wrong = start_fleet(options, fleet); !wrong.empty()) {
       out << "ADAPTER FAILED: " << wrong << "\nFAILED TO TEST: the fleet\n";
-      return kFailedToTest;
+      return failed_to_test(options, out, "the fleet", wrong, since_start());
     }
     adapter = std::move(fleet.first);
     fleet_outcome = std::move(fleet.outcome);
@@ -78,7 +97,7 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
     adapter = AdapterProcess::start(options.command, error);
     if (!adapter) {
       out << "ADAPTER FAILED: cannot start `" << options.command << "`: " << error << "\n";
-      return kFailedToTest;
+      return failed_to_test(options, out, "the start", "cannot start: " + error, since_start());
     }
   }
   ChunkPlan plan{{exact_cell_prefix()}, options.n};
@@ -105,7 +124,7 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
       out << "  (does the adapter implement sample's \"threads\"? conformance/README.md, "
              "Ops; --threads 1 leaves the threads cell out)\n";
     }
-    return kFailedToTest;
+    return failed_to_test(options, out, "cell " + cell, sampler.failure(), since_start());
   };
 
   stats::ResolutionOutcome resolution;
@@ -193,9 +212,10 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
     progress.finish("all " + std::to_string(drawn_cells) + " cells drawn");
     const ProcessEnding ending = adapter->finish(std::chrono::milliseconds(5000));
     if (!ending.clean()) {
-      out << "ADAPTER FAILED: at the end of its input it ended with " << ending.text()
-          << ", not exit status 0\nFAILED TO TEST\n";
-      return kFailedToTest;
+      const std::string failure =
+          "at the end of its input it ended with " + ending.text() + ", not exit status 0";
+      out << "ADAPTER FAILED: " << failure << "\nFAILED TO TEST\n";
+      return failed_to_test(options, out, "the end of its input", failure, since_start());
     }
   }
 
@@ -203,15 +223,17 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
       stats::judge(std::move(outcomes), family, std::move(resolution), std::move(fleet_outcome));
   run.unseeded_source = "`" + options.command + "`, through the sample op";
   if (!stopped_in.empty()) {
-    run.stopped_by = "the adapter answered an error in cell " + stopped_in + ", so it and the " +
-                     std::to_string(cells.size() - cells_drawn - 1) +
-                     " cells after it were not drawn (" +
-                     clip(sampler.failure().substr(0, sampler.failure().find('\n'))) + ")";
+    run.stopped = stats::Stop{stopped_in, cells.size() - cells_drawn - 1,
+                              clip(sampler.failure().substr(0, sampler.failure().find('\n')))};
+  }
+  if (auto warning = low_resolution_warning(options, per_test)) {
+    run.warnings.push_back(std::move(*warning));
   }
   run.plan = plan_text(options, cells.size());
   // The whole run, the fleet's start-up included (processes of a JVM take
   // seconds to start, which a port's CI pays).
   const double elapsed = progress.elapsed_seconds() + (run.fleet ? run.fleet->seconds : 0.0);
+  run.wall_seconds = since_start();
   const auto failing = static_cast<std::size_t>(std::count_if(
       run.cells.begin(), run.cells.end(), [](const stats::Outcome& o) { return o.failed(); }));
   const stats::ResolutionOutcome& r = *run.resolution;
@@ -263,8 +285,8 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
   char rate[64];
   std::snprintf(rate, sizeof rate, "%.3g", static_cast<double>(options.n * drawn_cells) / elapsed);
   const bool complete = stopped_in.empty();
-  out << (run.passed() ? (complete ? "PASS" : "NOT ALL TESTED") : "FAIL") << ": "
-      << run.cells.size() - failing << " of " << run.cells.size() << " cells pass"
+  out << stats::verdict_word(run.end()) << ": " << run.cells.size() - failing << " of "
+      << run.cells.size() << " cells pass"
       << (complete ? "" : " (of those drawn; the adapter answered an error in " + stopped_in + ")")
       << " at n " << options.n << " a cell, family-wise alpha " << stats::kFamilyAlpha << "; "
       << r.verdict
@@ -274,8 +296,7 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
       << "; " << stats::duration_text(elapsed) << ", " << rate
       << " draws/s; the port's own source, not replayable; report " << report << "\n";
   if (!report_written) return kFailedToTest;
-  if (!run.passed()) return 1;
-  return complete ? 0 : kFailedToTest;
+  return stats::exit_code(run.end());
 }
 
 }  // namespace

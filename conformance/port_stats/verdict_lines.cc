@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -113,6 +114,20 @@ void print_failing_cells(std::ostream& out, const stats::RunReport& run) {
   out << "\n";
 }
 
+std::optional<std::string> low_resolution_warning(const PortStatsOptions& options,
+                                                  double per_test) {
+  // The spacing test is what sees a source on no binary grid.
+  const double certain = stats::spacing_certain_bits(stats::distinct_draw_pairs(options.n),
+                                                     stats::kContractBits, per_test);
+  if (certain >= kLowResolutionBits) return std::nullopt;
+  char bits[16];
+  std::snprintf(bits, sizeof bits, "%.1f", certain);
+  return "at n " + std::to_string(options.n) +
+         " the resolution test sees a source on no binary grid only up to " + bits +
+         " bits, so a 31-bit one like Mono's i/(2^31 - 1) may pass; --quick is n " +
+         std::to_string(kPortStatsQuickSamples);
+}
+
 void print_power(std::ostream& out, const PortStatsOptions& options, double per_test) {
   std::vector<stats::PowerRow> power =
       stats::power_table(options.n, per_test, 0.05, options.min_bits);
@@ -136,17 +151,8 @@ void print_power(std::ostream& out, const PortStatsOptions& options, double per_
         << " within one arc of " << arc
         << " (or a few arcs; java.util.Random seeded by neighbouring PIDs or clocks)\n\n";
   }
-  // The spacing test is what sees a source on no binary grid; say when this
-  // n is too small for it to see a 32-bit one.
-  const double certain = stats::spacing_certain_bits(stats::distinct_draw_pairs(options.n),
-                                                     stats::kContractBits, per_test);
-  if (certain < kLowResolutionBits) {
-    char bits[16];
-    std::snprintf(bits, sizeof bits, "%.1f", certain);
-    out << "WARNING: at n " << options.n
-        << " the resolution test sees a source on no binary grid only up to " << bits
-        << " bits, so a 31-bit one like Mono's i/(2^31 - 1) may pass; --quick is n "
-        << kPortStatsQuickSamples << "\n\n";
+  if (const std::optional<std::string> warning = low_resolution_warning(options, per_test)) {
+    out << "WARNING: " << *warning << "\n\n";
   }
   out << std::flush;
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -25,5 +26,8 @@ void print_failing_cells(std::ostream& out, const stats::RunReport& run);
 // The power table at the run's n, the fleet's power, and a warning when n is
 // too small for the spacing test to see a 31-bit source.
 void print_power(std::ostream& out, const PortStatsOptions& options, double per_test);
+// The warning, when n is too small for the spacing test to see a source on
+// no binary grid of 31 bits (Mono's): the console's and the report's.
+std::optional<std::string> low_resolution_warning(const PortStatsOptions& options, double per_test);
 
 }  // namespace acemq::conformance

@@ -163,9 +163,15 @@ def test_pass(rp, adapter, work):
     expect(len(lines) <= most,
            f"{len(lines)} progress lines in {last_run.get('seconds', 0):.0f} s at one every 5 s "
            f"(at most {most})")
-    # The run's wall time and rate are the console's alone (results.json's
-    # seconds are the cells' own, summed).
+    # The rate is the console's; results.json has the run's wall time, and
+    # the cells' own seconds, summed.
     expect("draws/s" in out, "the output does not give the draws a second")
+    if data is not None:
+        wall = data.get("wall_seconds")
+        expect(isinstance(wall, (int, float)) and 0 < wall <= last_run.get("seconds", 0) + 1,
+               f"results.json: wall_seconds {wall!r}, the run took "
+               f"{last_run.get('seconds', 0):.1f} s")
+        expect(data.get("warnings") == [], f"results.json: warnings at --quick: {data.get('warnings')}")
     summary = os.path.join(report, "summary.md")
     if expect(os.path.exists(summary), "no summary.md"):
         with open(summary, encoding="utf-8") as f:
@@ -178,6 +184,8 @@ def test_pass(rp, adapter, work):
 def expect_passed(data, adapter, report):
     cells = data["cells"]
     expect(data["passed"] is True, "results.json: the run did not pass")
+    expect(data.get("outcome") == "passed" and data.get("exit_code") == 0,
+           f"results.json: outcome {data.get('outcome')!r}, exit_code {data.get('exit_code')!r}")
     expect("stopped_by" not in data, f"results.json: stopped by {data.get('stopped_by')!r}")
     # The 32 cells of the grid and the threads cell.
     expect(len(cells) == 33, f"results.json: {len(cells)} cells, not 33")
@@ -344,14 +352,37 @@ def test_fails(rp, python, work):
          "--min-bits: must be in [8, 53] (53 is the contract's), got 54"),
         ("--min-bits not a number", ["--impl", "true", "--min-bits", "31.5"], "--min-bits: "),
     ]
-    # None of these runs judges a cell, so none writes a report: a usage
-    # error's words, naming its parameter, are the thing tested, and an
-    # adapter's failure is told only in words.
+    # None of these runs judges a cell. A usage error writes no report: its
+    # words, naming its parameter, are the thing tested. An adapter's
+    # failure leaves a report that says so as data: where it failed, and the
+    # adapter's own words (their first line).
     for name, args, says in cases:
-        status, out, err = run(rp, ["stats", "--report-dir", os.path.join(work, "r"), *args],
-                               timeout=120)
+        report = os.path.join(work, "r")
+        forget_results(report)
+        status, out, err = run(rp, ["stats", "--report-dir", report, *args], timeout=120)
         expect(status == 2, f"{name}: exit {status}, expected 2")
         expect(says in out + err, f"{name}: the output does not say {says!r}")
+        usage = name.startswith("--") or name == "no --impl"
+        if usage:
+            expect(not os.path.exists(os.path.join(report, "results.json")),
+                   f"{name}: a usage error wrote a report")
+            continue
+        data = results(report)
+        if data is None:
+            continue
+        expect(data.get("outcome") == "failed_to_test" and data.get("exit_code") == 2
+               and data.get("cells") == [],
+               f"{name}: results.json: outcome {data.get('outcome')!r}, exit_code "
+               f"{data.get('exit_code')!r}, {len(data.get('cells', []))} cells")
+        # The console's prefix and hints are not the adapter's words.
+        failure = data.get("adapter_failure", "")
+        if name == "threads refused":
+            expect("threads" in data.get("failed_in", "") and "threads" in failure,
+                   f"{name}: results.json: failed in {data.get('failed_in')!r}: {failure!r}")
+            continue
+        words = says.removeprefix("ADAPTER FAILED: ")[:60]
+        expect(words in failure, f"{name}: results.json's adapter_failure does not say "
+               f"{words!r}: {failure!r}")
 
     # A report directory that cannot be made is refused before the adapter
     # is asked anything (it was found after the whole run, 131 s with Python,
@@ -436,17 +467,20 @@ def test_hostile(rp, python, work):
         expect(names == drawn, f"throws-on-huge: results.json: cells {names}, expected {drawn}")
         expect(data["passed"] is True and not any(cell["failed"] for cell in data["cells"]),
                "throws-on-huge: results.json: the cells drawn do not all pass")
-        # stopped_by is one sentence: the cell is found in it, and the
-        # adapter's own words, carried through, are the thing tested.
-        stopped = data.get("stopped_by", "")
-        for text in ("cell jittered/port/f0.05/huge", "the 29 cells after it",
-                     "java.lang.ArithmeticException: long overflow"):
-            expect(text in stopped,
-                   f"throws-on-huge: results.json's stopped_by does not say {text!r}: {stopped!r}")
+        expect(data.get("outcome") == "not_all_tested" and data.get("exit_code") == 2,
+               f"throws-on-huge: results.json: outcome {data.get('outcome')!r}, exit_code "
+               f"{data.get('exit_code')!r}")
+        # Where it stopped, as data; the adapter's own words carried through.
+        stopped = data.get("stopped", {})
+        expect(stopped.get("cell") == "jittered/port/f0.05/huge"
+               and stopped.get("cells_not_drawn_after_it") == 29
+               and "java.lang.ArithmeticException: long overflow"
+               in stopped.get("adapter_error", ""),
+               f"throws-on-huge: results.json's stopped: {stopped!r}")
 
     # Answers of ~63 MB, under the 64 MiB line cap: bounded memory, clipped
-    # echoes. The adapter fails at its first answer, so no report is
-    # written: what is wrong with the answer is told only in words.
+    # echoes. The adapter fails at its first answer: the report says so,
+    # its words clipped.
     for mode, says in (("objects", "more than any answer can"),
                        ("big-error", "holds a string of more than 4194304 bytes"),
                        ("big-id", "holds a string of more than 4194304 bytes")):
@@ -454,6 +488,13 @@ def test_hostile(rp, python, work):
                                     "1", "--report-dir", report], timeout=300)
         expect(status == 2, f"{mode}: exit {status}, expected 2")
         expect(says in out, f"{mode}: the output does not say {says!r}")
+        data = results(report)
+        if data is not None:
+            failure = data.get("adapter_failure", "")
+            expect(data.get("outcome") == "failed_to_test" and says in failure
+                   and len(failure) <= 1000,
+                   f"{mode}: results.json: {data.get('outcome')!r}, adapter_failure "
+                   f"{failure[:300]!r} ({len(failure)} bytes)")
         expect(len(out) <= MAX_ECHOED_OUTPUT,
                f"{mode}: {len(out)} bytes of output, more than {MAX_ECHOED_OUTPUT}: an echo "
                f"is not clipped")

@@ -103,6 +103,47 @@ bool RunReport::passed() const {
          !(resolution && resolution->rejected) && !(fleet && fleet->failed());
 }
 
+RunEnd RunReport::end() const {
+  if (!passed()) return RunEnd::failed;
+  return stopped ? RunEnd::not_all_tested : RunEnd::passed;
+}
+
+std::string stop_text(const Stop& stop) {
+  return "the adapter answered an error in cell " + stop.cell + ", so it and the " +
+         std::to_string(stop.cells_after) + " cells after it were not drawn (" +
+         stop.adapter_error + ")";
+}
+
+std::string_view run_end_name(RunEnd end) {
+  switch (end) {
+    case RunEnd::passed: return "passed";
+    case RunEnd::failed: return "failed";
+    case RunEnd::not_all_tested: return "not_all_tested";
+    case RunEnd::failed_to_test: return "failed_to_test";
+  }
+  return "failed_to_test";
+}
+
+std::string_view verdict_word(RunEnd end) {
+  switch (end) {
+    case RunEnd::passed: return "PASS";
+    case RunEnd::failed: return "FAIL";
+    case RunEnd::not_all_tested: return "NOT ALL TESTED";
+    case RunEnd::failed_to_test: return "FAILED TO TEST";
+  }
+  return "FAILED TO TEST";
+}
+
+int exit_code(RunEnd end) {
+  switch (end) {
+    case RunEnd::passed: return 0;
+    case RunEnd::failed: return 1;
+    case RunEnd::not_all_tested:
+    case RunEnd::failed_to_test: return 2;
+  }
+  return 2;
+}
+
 Outcome outcome_of(const JobInfo& job, const BatteryState& state, double seconds) {
   Outcome o;
   o.job = job;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "stats/battery/battery.hpp"
@@ -88,6 +89,27 @@ std::string values_text(const std::vector<double>& values);
 // in the cell's calls; "ok" when none is outside.
 std::string outside_text(const RangeCheck& range);
 
+// Where a run's drawing stopped before its last cell: the adapter answered
+// an error in `cell` (a port that throws on a huge delay), so it and the
+// `cells_after` cells after it were not drawn; the cells before are judged.
+struct Stop {
+  std::string cell;
+  std::size_t cells_after = 0;
+  std::string adapter_error;  // the error's first line, clipped
+};
+// The sentence a person reads.
+std::string stop_text(const Stop& stop);
+
+// How a run ended, and so its exit code (exit_code): every test passes (0),
+// one rejects (1), or the drawing stopped before the last cell and what was
+// drawn passes, or nothing could be judged (2).
+enum class RunEnd { passed, failed, not_all_tested, failed_to_test };
+// "passed", "failed", "not_all_tested", "failed_to_test": results.json's words.
+std::string_view run_end_name(RunEnd end);
+int exit_code(RunEnd end);
+// "PASS", "FAIL", "NOT ALL TESTED", "FAILED TO TEST": the console's and the summary's.
+std::string_view verdict_word(RunEnd end);
+
 struct RunReport {
   std::uint64_t seed = 0;
   // Non-empty for draws that no seed reaches (a port's own default source,
@@ -113,15 +135,22 @@ struct RunReport {
   // `unrepresentable` is judged against it.
   std::optional<double> time_unit;
   std::string time_unit_name;  // "1 ms"
-  // Non-empty when the drawing stopped before the last cell (the adapter
-  // answered an error): which cell, and why. The cells drawn are judged.
-  std::string stopped_by;
+  // When the drawing stopped before the last cell.
+  std::optional<Stop> stopped;
+  // The whole run's wall time, start-up included, when one process ran it
+  // (`seconds` sums the cells').
+  std::optional<double> wall_seconds;
+  // What a reader must know to trust the verdict (an n too small for a
+  // test to see what it exists to see), each a sentence.
+  std::vector<std::string> warnings;
 
   // The failing cells the port's time unit cannot represent, and the rest.
   std::size_t unrepresentable_cells() const;
 
   // every cell passes, every double fails, the resolution is met, the fleet draws apart
   bool passed() const;
+  // failed unless passed(); else not_all_tested when the drawing stopped.
+  RunEnd end() const;
 };
 
 // The battery on one job's merged state.

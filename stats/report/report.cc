@@ -14,7 +14,11 @@
 namespace acemq::stats {
 namespace {
 
+// The protocol's spelling of a double: shortest round-trip, and "NaN",
+// "Infinity", "-Infinity", as an adapter writes them.
 std::string shortest(double x) {
+  if (std::isnan(x)) return "NaN";
+  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
   char buffer[32];
   const auto end = std::to_chars(buffer, buffer + sizeof buffer, x).ptr;
   return std::string(buffer, end);
@@ -295,14 +299,22 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
       {"family_size", run.family_size},
       {"bonferroni_per_test_alpha", per_test},
       {"ks_critical_sqrt_n_d", run.ks_critical},
+      {"outcome", run_end_name(run.end())},
+      {"exit_code", exit_code(run.end())},
       {"seconds", run.seconds},
       {"passed", run.passed()},
+      {"warnings", run.warnings},
       {"power", power},
       {"cells", nlohmann::json::array()},
       {"known_bad", nlohmann::json::array()}};
   for (const Outcome& o : run.cells) json["cells"].push_back(outcome_json(o, seeded));
   for (const Outcome& o : run.known_bad) json["known_bad"].push_back(outcome_json(o, seeded));
-  if (!run.stopped_by.empty()) json["stopped_by"] = run.stopped_by;
+  if (run.wall_seconds) json["wall_seconds"] = *run.wall_seconds;
+  if (run.stopped) {
+    json["stopped"] = {{"cell", run.stopped->cell},
+                       {"cells_not_drawn_after_it", run.stopped->cells_after},
+                       {"adapter_error", run.stopped->adapter_error}};
+  }
   if (run.resolution) json["resolution"] = resolution_json(*run.resolution);
   if (run.fleet) {
     json["fleet"] = fleet_json(*run.fleet);
@@ -322,7 +334,7 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
   std::string md;
   md += seeded ? "# Jitter statistics: nightly report\n\n"
                : "# Jitter statistics: a port's own source\n\n";
-  md += std::string("**") + (run.passed() ? "PASS" : "FAIL") +
+  md += "**" + std::string(verdict_word(run.end())) +
         "**: " + std::to_string(run.cells.size() - failing) + " of " +
         std::to_string(run.cells.size()) + " cells pass";
   if (run.resolution) md += "; " + run.resolution->verdict;
@@ -345,10 +357,11 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
           ". It is the port's own default source, which no seed reaches, so this run cannot "
           "be replayed: run it again to draw afresh.\n";
   }
-  if (!run.stopped_by.empty()) {
-    md += "- **Not all tested**: " + markdown_cell(run.stopped_by) +
+  if (run.stopped) {
+    md += "- **Not all tested**: " + markdown_cell(stop_text(*run.stopped)) +
           ". The cells drawn before it are judged below.\n";
   }
+  for (const std::string& warning : run.warnings) md += "- **Warning**: " + warning + "\n";
   md += "- Plan: " + run.plan + "; " + std::to_string(run.family_size) + " tests in the family";
   md += seeded ? "; drawn by " + std::to_string(run.shards) +
                      (run.shards == 1 ? " process" : " shards, merged") + ".\n"
@@ -362,7 +375,12 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
   md += "- KS acceptance band: sqrt(n)·D <= " + shortest(std::round(run.ks_critical * 1e4) / 1e4) +
         ".\n";
   md += "- The cells took " + std::to_string(static_cast<long long>(std::lround(run.seconds))) +
-        " s, each cell's wall time summed over cells.\n\n";
+        " s, each cell's wall time summed over cells";
+  if (run.wall_seconds) {
+    md += "; the run " + std::to_string(static_cast<long long>(std::lround(*run.wall_seconds))) +
+          " s from start to verdict";
+  }
+  md += ".\n\n";
   md +=
       "u = (jittered / d − 1) / f must be Uniform[−1, 1) and independent; every picture "
       "plots u. The ECDF picture's lower panel shows ECDF − CDF against the KS band; the "
@@ -401,6 +419,30 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
             ") [histogram](" + o.histogram_svg + ") |\n";
     }
   }
+  std::filesystem::path summary = dir / "summary.md";
+  write_file(summary, md);
+  return summary;
+}
+
+std::filesystem::path write_failure_report(const std::filesystem::path& dir,
+                                           const FailedToTest& failure) {
+  std::filesystem::create_directories(dir);
+  const nlohmann::json json = {{"outcome", run_end_name(RunEnd::failed_to_test)},
+                               {"exit_code", exit_code(RunEnd::failed_to_test)},
+                               {"seed", nullptr},
+                               {"unseeded_source", failure.source},
+                               {"failed_in", failure.stage},
+                               {"adapter_failure", failure.failure},
+                               {"wall_seconds", failure.wall_seconds},
+                               {"cells", nlohmann::json::array()}};
+  write_file(dir / "results.json", json.dump(2) + "\n");
+  // A report a failed run left must not stand for this one.
+  std::error_code ignored;
+  std::filesystem::remove_all(dir / "svg", ignored);
+  std::string md = "# Jitter statistics: a port's own source\n\n**FAILED TO TEST**: " +
+                   markdown_cell(failure.stage) + ".\n\n- Source: " + failure.source +
+                   ".\n- The adapter: " + markdown_cell(failure.failure) +
+                   ".\n- Nothing was judged: no cell, no resolution, no fleet.\n";
   std::filesystem::path summary = dir / "summary.md";
   write_file(summary, md);
   return summary;

@@ -19,6 +19,21 @@ namespace acemq::stats {
 // be); returns the summary's path.
 std::filesystem::path write_report(const std::filesystem::path& dir, const RunReport& run);
 
+// A run that judged nothing (the adapter could not start, died, hung or
+// wrote a non-answer before the first cell was drawn, or exited badly at
+// the end): what drew, where it failed, the adapter's words, clipped.
+struct FailedToTest {
+  std::string source;
+  std::string stage;
+  std::string failure;
+  double wall_seconds = 0.0;
+};
+// Writes results.json (outcome "failed_to_test", exit_code 2) and
+// summary.md into dir, and removes the pictures an earlier run left there;
+// returns the summary's path.
+std::filesystem::path write_failure_report(const std::filesystem::path& dir,
+                                           const FailedToTest& failure);
+
 // The file-name form of a cell's name: letters, digits, '.', '-' and '_'.
 std::string file_stem(const std::string& name);
 
