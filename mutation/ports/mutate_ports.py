@@ -545,10 +545,14 @@ def analyse(port, args, rp):
                       {"seed": args.seed, "cases": args.cases, "retry_policy": digest(rp),
                        "port": tree_digest(run.snapshot if port.build else ROOT / port.source)},
                       args.resume)
+    # A resumed run's time counts the results it takes as the checks cost
+    # them, over the jobs, so that a record says what the analysis costs.
+    resumed_seconds = 0.0
     for m in list(to_run):
         earlier = journal.result(m)
         if earlier is not None:
             results[m["id"]] = earlier
+            resumed_seconds += earlier[2] / args.jobs
             to_run.remove(m)
     if args.resume:
         say(f"{port.name}: {len(results)} results taken from {journal.path.name}, "
@@ -584,7 +588,8 @@ def analyse(port, args, rp):
             verdict, detail = "stale", "argued equivalent, but its function changed: re-argue"
         row = {k: v for k, v in m.items() if k not in TEXT_ONLY_FIELDS}
         rows.append(dict(row, verdict=verdict, detail=detail, seconds=round(seconds, 2)))
-    return summarise(port, rows, time.monotonic() - start + prepare_seconds, args)
+    return summarise(port, rows, time.monotonic() - start + prepare_seconds + resumed_seconds,
+                     args)
 
 
 def digest(path):
