@@ -1,6 +1,7 @@
 #include "conformance/check/fixed_lines.hpp"
 
 #include <iterator>
+#include <vector>
 
 namespace acemq::conformance::generator {
 namespace {
@@ -121,6 +122,10 @@ constexpr Form kForms[] = {
     // regimes at once, about once a run).
     {"+Infinity jittered by a factor of 0", "jittered",
      R"({"id":ID,"op":"jittered","policy":{"jitter_factor":1},"delay":"Infinity","r":0})"},
+    // An empty object where the calls array belongs: a reader that takes
+    // any container for the array iterates it as no calls, and answers [].
+    {"an empty object as replay's calls", "replay",
+     R"({"id":ID,"op":"replay","policy":{},"seed":1,"calls":{}})"},
     // A vector file's line is a request with its answer beside it; a port
     // must take those members and not read them.
     {"an expect member", "schedule", R"({"id":ID,"op":"schedule","policy":{},"expect":[]})"},
@@ -128,26 +133,49 @@ constexpr Form kForms[] = {
      R"({"id":ID,"op":"schedule","policy":{},"expect_error":true})"},
 };
 
+// 1 + 2^-53, the tie between 1 and the double above it, written out and
+// padded with zeros to 800 significant digits, then a 1 at the 801st: just
+// above the tie, so 1.0000000000000002. A reader that keeps 800 digits
+// and drops the rest without a sticky digit (or with one that counts for
+// nothing) reads the tie itself, and rounds it to even: 1.0.
+std::string tie_and_a_sticky_801st_digit() {
+  std::string digits = "100000000000000011102230246251565404236316680908203125";
+  digits.resize(800, '0');
+  digits += '1';
+  return digits.substr(0, 1) + "." + digits.substr(1);
+}
+
 }  // namespace
 
-std::span<const NumberText> number_texts() { return kNumberTexts; }
+std::span<const NumberText> number_texts() {
+  static const std::string kSticky = tie_and_a_sticky_801st_digit();
+  static const std::vector<NumberText> kAll = [] {
+    std::vector<NumberText> all(std::begin(kNumberTexts), std::end(kNumberTexts));
+    all.push_back({kSticky,
+                   "1 + 2^-53, the tie, in 800 digits, then a 1 at the 801st: 1.0000000000000002, "
+                   "where a reader without a sticky digit reads the tie, 1.0"});
+    return all;
+  }();
+  return kAll;
+}
 
 FixedLine fixed_line_in_turn(std::size_t turn, std::int64_t id) {
   turn %= fixed_line_count();
   const std::string id_text = std::to_string(id);
-  if (turn < std::size(kNumberTexts)) {
-    const NumberText& row = kNumberTexts[turn];
+  const std::span<const NumberText> texts = number_texts();
+  if (turn < texts.size()) {
+    const NumberText& row = texts[turn];
     std::string line = R"({"id":)" + id_text + R"(,"op":"jittered","policy":{},"delay":)";
     line.append(row.text).append(R"(,"r":0.5})");
     return {std::move(line), row.text, "jittered", true, turn};
   }
-  const std::size_t row = turn - std::size(kNumberTexts);
+  const std::size_t row = turn - texts.size();
   const Form& form = kForms[row];
   std::string line(form.line);
   if (const std::size_t at = line.find("ID"); at != std::string::npos) line.replace(at, 2, id_text);
   return {std::move(line), form.name, form.op, false, row};
 }
 
-std::size_t fixed_line_count() { return std::size(kNumberTexts) + std::size(kForms); }
+std::size_t fixed_line_count() { return number_texts().size() + std::size(kForms); }
 
 }  // namespace acemq::conformance::generator
