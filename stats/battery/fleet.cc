@@ -13,7 +13,9 @@
 namespace acemq::stats {
 namespace {
 
-std::string shortest(double x) {
+// Arcs are fractions of the circle, compared by a reader with the expected
+// arc beside them: six digits say it, a delay's seventeen would not.
+std::string six_digits(double x) {
   char text[32];
   std::snprintf(text, sizeof text, "%.6g", x);
   return text;
@@ -195,15 +197,15 @@ FleetResult analyze_fleet(const std::vector<std::vector<double>>& draws, int min
     double to = out.arc_from + out.arc_length;
     if (to >= 1.0) to -= 1.0;
     out.clustered_words = "the draw-" + std::to_string(out.arc_draw + 1) + " values of all " + n +
-                          " processes lie within an arc of " + shortest(out.arc_length) +
-                          " (from " + shortest(out.arc_from) + " to " + shortest(to) +
-                          "); uniform draws need " + shortest(expected_arc(draws.size())) +
+                          " processes lie within an arc of " + six_digits(out.arc_length) +
+                          " (from " + six_digits(out.arc_from) + " to " + six_digits(to) +
+                          "); uniform draws need " + six_digits(expected_arc(draws.size())) +
                           " on average";
   } else {
     out.clustered_words = "the draw-" + std::to_string(out.arc_draw + 1) + " values of all " + n +
                           " processes lie within " + std::to_string(out.arcs) +
-                          " arcs of total length " + shortest(out.arc_length) +
-                          "; uniform draws need " + shortest(expected_arc(draws.size())) +
+                          " arcs of total length " + six_digits(out.arc_length) +
+                          "; uniform draws need " + six_digits(expected_arc(draws.size())) +
                           " for one arc on average";
   }
   return out;

@@ -10,6 +10,7 @@
 #include <boost/math/distributions/complement.hpp>
 #include <boost/math/distributions/poisson.hpp>
 
+#include "stats/battery/number_text.hpp"
 #include "stats/battery/runs.hpp"
 
 namespace acemq::stats {
@@ -121,17 +122,6 @@ int fraction_bits(double x) {
 std::string decimal1(double x) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f", x);
-  return text;
-}
-
-std::string shortest_text(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", x);
-  for (int precision = 1; precision <= 17; ++precision) {
-    char candidate[32];
-    std::snprintf(candidate, sizeof candidate, "%.*g", precision, x);
-    if (std::strtod(candidate, nullptr) == x) return candidate;
-  }
   return text;
 }
 
@@ -297,7 +287,7 @@ ResolutionResult analyze_resolution(const ResolutionState& s, double alpha) {
     r.exact = true;
     r.stuck = true;
     r.estimate = "0 bits (every one of the " + std::to_string(s.n()) + " draws is " +
-                 shortest_text(recovered_draw(s.range.min)) + ": the source is stuck)";
+                 number_text(recovered_draw(s.range.min)) + ": the source is stuck)";
   } else if (s.dyadic_bits < kContractBits) {
     r.bits = s.dyadic_bits;
     r.exact = true;
@@ -318,7 +308,7 @@ ResolutionResult analyze_resolution(const ResolutionState& s, double alpha) {
     r.estimate = decimal1(r.bits) + " bits (" + std::to_string(s.repeats) + " of the " +
                  std::to_string(s.measured) +
                  " draws repeat an earlier one of their window, where a 53-bit source repeats " +
-                 shortest_text(repeats_mean(kContractBits)) + " on average; at most " +
+                 number_text(repeats_mean(kContractBits)) + " on average; at most " +
                  std::to_string(s.most_distinct) + " distinct values a window)";
   } else if (s.dyadic_bits == kContractBits) {
     r.bits = kContractBits;

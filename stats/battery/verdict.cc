@@ -1,12 +1,12 @@
 #include "stats/battery/verdict.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 
 #include "stats/battery/family.hpp"
 #include "stats/battery/kolmogorov.hpp"
+#include "stats/battery/number_text.hpp"
 
 namespace acemq::stats {
 
@@ -55,23 +55,9 @@ std::string Outcome::one_line() const {
   return line;
 }
 
-namespace {
-
-// The protocol's words for the non-finite (conformance/README.md), which
-// is how the adapter wrote them.
-std::string protocol_number(double x) {
-  if (std::isnan(x)) return "NaN";
-  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
-  char text[32];
-  const auto end = std::to_chars(text, text + sizeof text, x).ptr;
-  return std::string(text, end);
-}
-
-}  // namespace
-
 std::string values_text(const std::vector<double>& values) {
   std::string out;
-  for (const double x : values) out += (out.empty() ? "" : ", ") + protocol_number(x);
+  for (const double x : values) out += (out.empty() ? "" : ", ") + number_text(x);
   return out;
 }
 
@@ -83,13 +69,12 @@ std::size_t RunReport::unrepresentable_cells() const {
 
 std::string outside_text(const RangeCheck& range) {
   if (range.ok()) return "ok";
-  const auto shortest = protocol_number;
-  std::string out = std::to_string(range.outside) + " outside the band [" + shortest(range.lo) +
-                    ", " + shortest(range.hi) +
+  std::string out = std::to_string(range.outside) + " outside the band [" + number_text(range.lo) +
+                    ", " + number_text(range.hi) +
                     "] (d·(1 − f) to d·(1 + f), where every right "
                     "jitter lands): ";
   for (std::size_t i = 0; i < range.shown_count(); ++i) {
-    out += (i == 0 ? "" : ", ") + shortest(range.shown[i].value) + " (draw " +
+    out += (i == 0 ? "" : ", ") + number_text(range.shown[i].value) + " (draw " +
            std::to_string(range.shown[i].draw) + ")";
   }
   if (range.outside > range.shown_count()) out += ", ...";

@@ -1,7 +1,6 @@
 #include "stats/report/report.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <stdexcept>
@@ -9,20 +8,11 @@
 #include <nlohmann/json.hpp>
 
 #include "stats/battery/family.hpp"
+#include "stats/battery/number_text.hpp"
 #include "stats/report/svg.hpp"
 
 namespace acemq::stats {
 namespace {
-
-// The protocol's spelling of a double: shortest round-trip, and "NaN",
-// "Infinity", "-Infinity", as an adapter writes them.
-std::string shortest(double x) {
-  if (std::isnan(x)) return "NaN";
-  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
-  char buffer[32];
-  const auto end = std::to_chars(buffer, buffer + sizeof buffer, x).ptr;
-  return std::string(buffer, end);
-}
 
 std::string p_text(double p) {
   char buffer[32];
@@ -39,21 +29,21 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 // JSON has no NaN or infinity; such a statistic is written as its text.
 nlohmann::json number(double x) {
   if (std::isfinite(x)) return x;
-  return shortest(x);
+  return number_text(x);
 }
 
 // The first delays outside, exact, each with its place in the cell's calls.
 nlohmann::json shown_outside_json(const RangeCheck& range) {
   nlohmann::json shown = nlohmann::json::array();
   for (std::size_t i = 0; i < range.shown_count(); ++i) {
-    shown.push_back({{"draw", range.shown[i].draw}, {"delay", shortest(range.shown[i].value)}});
+    shown.push_back({{"draw", range.shown[i].draw}, {"delay", number_text(range.shown[i].value)}});
   }
   return shown;
 }
 
 nlohmann::json first_values_json(const std::vector<double>& values) {
   nlohmann::json out = nlohmann::json::array();
-  for (const double x : values) out.push_back(shortest(x));
+  for (const double x : values) out.push_back(number_text(x));
   return out;
 }
 
@@ -78,17 +68,17 @@ nlohmann::json outcome_json(const Outcome& o, bool seeded) {
   }
   return {{"name", o.job.name},
           {"description", o.job.description},
-          {"delay", shortest(o.job.delay)},
-          {"jitter_factor", shortest(o.job.factor)},
+          {"delay", number_text(o.job.delay)},
+          {"jitter_factor", number_text(o.job.factor)},
           {"seed", seeded ? nlohmann::json(o.job.seed) : nlohmann::json()},
           {"n", o.analysis.n},
           {"histogram_bins_a_side",
            std::size_t{1} << static_cast<unsigned>(o.analysis.picture.histogram_bits)},
           {"range",
-           {{"lo", shortest(o.range.lo)},
-            {"hi", shortest(o.range.hi)},
-            {"min", shortest(o.range.min)},
-            {"max", shortest(o.range.max)},
+           {{"lo", number_text(o.range.lo)},
+            {"hi", number_text(o.range.hi)},
+            {"min", number_text(o.range.min)},
+            {"max", number_text(o.range.max)},
             {"outside", o.range.outside},
             {"first_outside", shown_outside_json(o.range)},
             {"ok", o.range.ok()}}},
@@ -117,7 +107,7 @@ nlohmann::json resolution_json(const ResolutionOutcome& o) {
           {"measured", r.measured},
           {"windows", s.windows},
           {"distinct_pairs", s.distinct_pairs},
-          {"smallest_gap", shortest(r.smallest_gap)},
+          {"smallest_gap", number_text(r.smallest_gap)},
           {"spacing_certain_bits", number(r.certain_bits)},
           {"repeats", s.repeats},
           {"repeats_expected", number(r.repeats_expected)},
@@ -131,8 +121,8 @@ nlohmann::json resolution_json(const ResolutionOutcome& o) {
           {"p_value", number(r.p_value)},
           {"contract_p_value", number(r.contract_p_value)},
           {"range",
-           {{"lo", shortest(s.range.lo)},
-            {"hi", shortest(s.range.hi)},
+           {{"lo", number_text(s.range.lo)},
+            {"hi", number_text(s.range.hi)},
             {"outside", s.range.outside},
             {"first_outside", shown_outside_json(s.range)},
             {"ok", s.range.ok()}}},
@@ -157,17 +147,17 @@ std::string resolution_markdown(const ResolutionOutcome& o) {
         "; a source of " + std::to_string(r.min_bits) + " bits or more on a binary grid shows " +
         std::to_string(r.min_bits) + " or more.\n";
   md += "- Spacing: the smallest gap between two distinct draws of a window is 2^" +
-        (std::isfinite(r.smallest_gap) ? shortest(std::round(std::log2(r.smallest_gap) * 10) / 10)
+        (std::isfinite(r.smallest_gap) ? number_text(std::round(std::log2(r.smallest_gap) * 10) / 10)
                                        : std::string("-inf")) +
         " over " + std::to_string(s.distinct_pairs) +
         " ordered pairs of distinct draws; a source of " + std::to_string(r.min_bits) +
         " bits leaves a gap that wide with probability at most " + p_text(r.spacing_p) +
-        ". Every grid coarser than 2^-" + shortest(std::floor(r.certain_bits * 10) / 10) +
+        ". Every grid coarser than 2^-" + number_text(std::floor(r.certain_bits * 10) / 10) +
         ", binary or not, is rejected with certainty at this n.\n";
   md += "- Repeats: " + std::to_string(s.repeats) +
         " draws equal an earlier draw of their window (at most " + std::to_string(s.most_distinct) +
         " distinct a window); a source of " + std::to_string(r.min_bits) + " bits repeats " +
-        shortest(r.repeats_expected) + " on average, p-value " + p_text(r.repeats_p) + ".\n";
+        number_text(r.repeats_expected) + " on average, p-value " + p_text(r.repeats_p) + ".\n";
   if (r.decimal_unit >= 0) {
     md += "- Time unit: every delay is a whole number of " + decimal_unit_name(r.decimal_unit) +
           ", and the draws are that far apart: the port converts delays to that unit.\n";
@@ -208,7 +198,7 @@ void draw(const std::filesystem::path& dir, Outcome& o, const RunReport& run,
   const std::string drawn = run.unseeded_source.empty() ? ", seed " + std::to_string(o.job.seed)
                                                         : ", the port's own source";
   const PictureCaption caption{
-      o.job.name, "d = " + shortest(o.job.delay) + ", f = " + shortest(o.job.factor) +
+      o.job.name, "d = " + number_text(o.job.delay) + ", f = " + number_text(o.job.factor) +
                       ", n = " + std::to_string(o.analysis.n) + drawn + ": " + verdict};
   o.ecdf_svg = "svg/" + file_stem(o.job.name) + "-ecdf.svg";
   o.histogram_svg = "svg/" + file_stem(o.job.name) + "-histogram.svg";
@@ -372,7 +362,7 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
       p_text(per_test) + ").";
   if (!run.known_bad.empty()) md += " Known-bad doubles are outside the family.";
   md += "\n";
-  md += "- KS acceptance band: sqrt(n)·D <= " + shortest(std::round(run.ks_critical * 1e4) / 1e4) +
+  md += "- KS acceptance band: sqrt(n)·D <= " + number_text(std::round(run.ks_critical * 1e4) / 1e4) +
         ".\n";
   md += "- The cells took " + std::to_string(static_cast<long long>(std::lround(run.seconds))) +
         " s, each cell's wall time summed over cells";
@@ -405,7 +395,7 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
             ? " (cannot represent: " +
                   unrepresentable_words(o.unrepresentable, run.time_unit_name) + ")"
             : "";
-    md += "| " + o.job.name + apart + " | " + shortest(o.job.delay) + " | " +
+    md += "| " + o.job.name + apart + " | " + number_text(o.job.delay) + " | " +
           markdown_cell(range_text(o)) + " | " + weakest(o) + " | " + rejected_list(o) +
           " | [ECDF](" + o.ecdf_svg + ") [histogram](" + o.histogram_svg + ") |\n";
   }
