@@ -42,20 +42,9 @@ std::string clip(const std::string& text, std::size_t shown = kShown) {
   return text.substr(0, shown) + "... (" + std::to_string(text.size() - shown) + " more bytes)";
 }
 
-// Every kBurstEvery-th generated case starts a burst: it and the next 1 to
-// 7 cases (2 to 8 in turn) written at once, their answers read after, in
-// order. A port that misreads a second line arriving in the read that
-// brought the first (takes the last LF for the first, keeps a stale byte,
-// skips the rest of the read) answers every line sent alone right. 39
-// bursts a run of 5000, about 200 cases.
-constexpr std::int64_t kBurstEvery = 128;
-// A burst's lines are at most 48 KiB, under a pipe's 64 KiB, so its write
-// never waits on the adapter. One of them is padded to 24 KiB, so the lines
-// after it start 24 KiB into their read: a reader that searches a read
-// from a line's start for as many bytes as the read holds plus that start
-// runs past a 64 KiB read buffer there.
-constexpr std::size_t kBurstBytes = std::size_t{48} << 10;
-constexpr std::size_t kBurstLongLine = std::size_t{24} << 10;
+// The 1 MiB last line of a burst waits until the answers before it fit in a
+// pipe with room to spare (16 KiB of its 64), so its write never blocks on
+// an adapter that is itself blocked writing them.
 constexpr std::size_t kBurstAnswersBeforeLongest = std::size_t{16} << 10;
 
 // The conversation's last request, sent without its LF before the

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -23,6 +24,22 @@
 #include "conformance/check/check_report.hpp"
 
 namespace acemq::conformance {
+
+// Every kBurstEvery-th generated case starts a burst: it and the next 1 to
+// 7 cases (2 to 8 in turn) written at once, their answers read after, in
+// order. A port that misreads a second line arriving in the read that
+// brought the first (takes the last LF for the first, keeps a stale byte,
+// skips the rest of the read) answers every line sent alone right. 39
+// bursts a run of 5000, about 200 cases.
+inline constexpr std::int64_t kBurstEvery = 128;
+
+// A burst's lines are at most 48 KiB, under a pipe's 64 KiB, so its write
+// never waits on the adapter. One of them is padded to 24 KiB, so the lines
+// after it start 24 KiB into their read: a reader that searches a read
+// from a line's start for as many bytes as the read holds plus that start
+// runs past a 64 KiB read buffer there.
+inline constexpr std::size_t kBurstBytes = std::size_t{48} << 10;
+inline constexpr std::size_t kBurstLongLine = std::size_t{24} << 10;
 
 struct CheckOptions {
   std::string command;               // the adapter, run with /bin/sh -c

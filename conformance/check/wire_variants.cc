@@ -154,12 +154,6 @@ const NumericId kNumericIds[] = {
     {"the least subnormal", "5e-324", "2^-1074: a reader that flushes subnormals echoes 0"},
 };
 
-// 37 valid cases apart, the 17 rows come round every 629 valid cases, about
-// 700 cases (9 in 10 are valid): a run of 5000 sends each row about 7
-// times, and any 2000 cases (about 1800 valid, 48 of them numeric ids) send
-// each at least twice.
-constexpr std::size_t kNumericIdEvery = 37;
-
 // A valid request's layout: compact mostly; sometimes with CRs, which are
 // JSON whitespace, not line ends (a reader that splits on CR answers one
 // request twice and falls out of step).
