@@ -33,6 +33,13 @@ module ConformanceAdapter
   NON_FINITE = { 'Infinity' => Float::INFINITY, '-Infinity' => -Float::INFINITY,
                  'NaN' => Float::NAN }.freeze
 
+  # The protocol's limits this adapter applies, by the table's names.
+  LIMITS = { 'max_sample_threads' => 64 }.freeze
+  # The rest: the reference validates nothing, and neither check's reference
+  # profile nor stats sends a request past one of these.
+  LIMITS_NOT_APPLIED = %w[max_line_bytes max_depth max_schedule_entries max_replay_calls
+                          max_replay_skip max_sample_count max_steps max_seed].freeze
+
   def number(value, path)
     return value.to_f if value.is_a?(Numeric)
     return NON_FINITE[value] if NON_FINITE.key?(value)
@@ -92,28 +99,29 @@ module ConformanceAdapter
     Thread.current[:acemq_draw] = nil
   end
 
-  def result(request)
-    policy = policy(request['policy'])
-    case request['op']
-    when 'schedule' then policy.schedule
-    when 'next_delay'
-      attempt = integer(request['attempt'], 'attempt')
-      age = request.key?('message_age') ? number(request['message_age'], 'message_age') : 0.0
-      if request.fetch('jitter', true)
-        with_draw(number(request['r'], 'r')) { policy.next_delay(attempt, age) }
-      else
-        policy.next_delay(attempt, age, jitter: false)
-      end
-    when 'jittered'
-      with_draw(number(request['r'], 'r')) { policy.jittered(number(request['delay'], 'delay')) }
-    when 'replay'
-      srand(integer(request['seed'], 'seed'))
-      integer(request.fetch('skip', 0), 'skip').times { rand }
-      request['calls'].map do |attempt, age|
-        policy.next_delay(integer(attempt, 'attempt'), number(age, 'message_age'))
-      end
-    when 'sample' then sample(policy, request)
-    else raise ArgumentError, 'op: unknown'
+  def schedule(policy, _request)
+    policy.schedule
+  end
+
+  def next_delay(policy, request)
+    attempt = integer(request['attempt'], 'attempt')
+    age = request.key?('message_age') ? number(request['message_age'], 'message_age') : 0.0
+    if request.fetch('jitter', true)
+      with_draw(number(request['r'], 'r')) { policy.next_delay(attempt, age) }
+    else
+      policy.next_delay(attempt, age, jitter: false)
+    end
+  end
+
+  def jittered(policy, request)
+    with_draw(number(request['r'], 'r')) { policy.jittered(number(request['delay'], 'delay')) }
+  end
+
+  def replay(policy, request)
+    srand(integer(request['seed'], 'seed'))
+    integer(request.fetch('skip', 0), 'skip').times { rand }
+    request['calls'].map do |attempt, age|
+      policy.next_delay(integer(attempt, 'attempt'), number(age, 'message_age'))
     end
   end
 
@@ -137,7 +145,8 @@ module ConformanceAdapter
     threads = integer(request.fetch('threads', 1), 'threads')
     # The one bound the adapter adds to the reference: a request must not
     # start a thread per draw, nor divide by zero.
-    raise ArgumentError, "threads: must be in [1, 64], got #{threads}" unless (1..64).cover?(threads)
+    most = LIMITS.fetch('max_sample_threads')
+    raise ArgumentError, "threads: must be in [1, #{most}], got #{threads}" unless (1..most).cover?(threads)
     return Array.new(count) { draw.call } if threads == 1
 
     drawn_at_once(count, threads, draw)
@@ -168,6 +177,23 @@ module ConformanceAdapter
     pool.flat_map(&:value)
   end
 
+  # Each op: the members a request of it may have, and its answer. The
+  # reference refuses no member; past id, op and policy, these are the ones
+  # the answer reads.
+  OPS = {
+    'schedule' => [%w[id op policy].freeze, method(:schedule)],
+    'next_delay' => [%w[id op policy attempt message_age jitter r].freeze, method(:next_delay)],
+    'jittered' => [%w[id op policy delay r].freeze, method(:jittered)],
+    'replay' => [%w[id op policy seed skip calls].freeze, method(:replay)],
+    'sample' => [%w[id op policy delay attempt count threads].freeze, method(:sample)]
+  }.freeze
+
+  def result(request)
+    policy = policy(request['policy'])
+    _members, answer = OPS.fetch(request['op']) { raise ArgumentError, 'op: unknown' }
+    answer.call(policy, request)
+  end
+
   def answer(line)
     id = nil
     request = JSON.parse(line)
@@ -182,8 +208,11 @@ module ConformanceAdapter
   end
 end
 
-$stdout.sync = true
-$stdin.binmode
-$stdin.each_line("\n", chomp: true) do |line|
-  $stdout.write(ConformanceAdapter.answer(line.force_encoding(Encoding::UTF_8)), "\n")
+# Run, not required (test_adapter.rb requires it for its tables).
+if $PROGRAM_NAME == __FILE__
+  $stdout.sync = true
+  $stdin.binmode
+  $stdin.each_line("\n", chomp: true) do |line|
+    $stdout.write(ConformanceAdapter.answer(line.force_encoding(Encoding::UTF_8)), "\n")
+  end
 end

@@ -1,7 +1,12 @@
 using System;
 using System.Collections.Generic;
 using System.Globalization;
+using System.Runtime.CompilerServices;
 using System.Threading;
+
+// The unit test holds the ops table and its members to protocol.json, so it
+// sees them without the adapter's public surface growing.
+[assembly: InternalsVisibleTo("RetryPolicyTests")]
 
 namespace AceMQ.Amqp.Conformance
 {
@@ -17,7 +22,9 @@ namespace AceMQ.Amqp.Conformance
     /// </summary>
     public static class Protocol
     {
-        // The protocol's limits (conformance/README.md, Limits).
+        // The protocol's limits (conformance/README.md, Limits). The unit test
+        // finds them, and JsonReader.MaxDepth, by name (Max<Limit>, SeedMax) to
+        // hold them to protocol.json.
         public const int MaxLineBytes = 1 << 20;      // a longer request line is an error
         public const long MaxScheduleEntries = 1 << 16;
         public const int MaxReplayCalls = 256;
@@ -283,9 +290,9 @@ namespace AceMQ.Amqp.Conformance
 
         // ---- The ops ------------------------------------------------------------
 
-        private delegate void OpAnswer(JsonObject request, RetryPolicy policy, Answer output);
+        internal delegate void OpAnswer(JsonObject request, RetryPolicy policy, Answer output);
 
-        private sealed class Op
+        internal sealed class Op
         {
             public readonly string[] Members;
             public readonly OpAnswer Answer;
@@ -299,7 +306,7 @@ namespace AceMQ.Amqp.Conformance
 
         // Each op: the members a request of it takes, and its answer; a new op
         // is one more entry here.
-        private static readonly Dictionary<string, Op> Ops = new Dictionary<string, Op>(StringComparer.Ordinal)
+        internal static readonly Dictionary<string, Op> Ops = new Dictionary<string, Op>(StringComparer.Ordinal)
         {
             { "schedule", new Op(new[] { "id", "op", "policy" }, AnswerSchedule) },
             { "next_delay", new Op(new[] { "id", "op", "policy", "attempt", "message_age", "jitter", "r" }, AnswerNextDelay) },
@@ -310,7 +317,7 @@ namespace AceMQ.Amqp.Conformance
 
         // A vector line is a request with its expected answer added; these ride
         // along and are never read.
-        private static readonly string[] VectorLineMembers = { "expect", "expect_error" };
+        internal static readonly string[] VectorLineMembers = { "expect", "expect_error" };
 
         private static void AnswerSchedule(JsonObject request, RetryPolicy policy, Answer output)
         {

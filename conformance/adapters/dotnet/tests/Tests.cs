@@ -3,10 +3,12 @@
 // reading and writing the adapter relies on, each Mono trap, and the
 // protocol's line rules. Prints one line a check; exits 1 if any fails.
 //
-//   mono RetryPolicyTests.exe [VECTORS_DIR]
+//   mono RetryPolicyTests.exe [VECTORS_DIR [PROTOCOL_JSON]]
 //
 // VECTORS_DIR (conformance/vectors) adds a round trip of every number in the
-// vector files through the reader and the writer.
+// vector files through the reader and the writer; PROTOCOL_JSON
+// (conformance/protocol/protocol.json) holds the adapter's limits, ops and
+// members to the protocol's table.
 //
 // Expected doubles are written as their bits, or as text read by the port's
 // own DecimalParser, whose reading is itself checked against bits here:
@@ -969,6 +971,92 @@ namespace AceMQ.Amqp.Tests
                    threadedFirsts.Count + " distinct of 16");
         }
 
+        // ---- The protocol's table ----------------------------------------------------
+
+        // The adapter's limits, ops and members against the protocol's table
+        // (conformance/protocol/protocol.json, what `retry-policy protocol`
+        // prints), read with the adapter's own JsonReader: a limit or member
+        // changed there and not here fails now, not at the border case a run
+        // of check may or may not send.
+        private static void ProtocolTable(string path)
+        {
+            if (path == null)
+            {
+                Console.WriteLine("note  no protocol table given: the limits, ops and members were not held to it");
+                return;
+            }
+            JsonObject table = JsonReader.Parse(File.ReadAllText(path)).Members;
+
+            // The limits: the Max<Limit> (or SeedMax) constants of the types that hold them, by name.
+            var ours = new Dictionary<string, long>(StringComparer.Ordinal);
+            foreach (Type holder in new[] { typeof(Protocol), typeof(JsonReader) })
+            {
+                foreach (var field in holder.GetFields(System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Static))
+                {
+                    if (field.IsLiteral && (field.Name.StartsWith("Max", StringComparison.Ordinal) || field.Name == "SeedMax"))
+                    {
+                        ours[field.Name] = Convert.ToInt64(field.GetRawConstantValue(), CultureInfo.InvariantCulture);
+                    }
+                }
+            }
+            JsonObject limits = table.Get("limits").Members;
+            var named = new HashSet<string>(StringComparer.Ordinal);
+            foreach (string name in limits.Keys)
+            {
+                string constant = name == "max_seed" ? "SeedMax" : Pascal(name);
+                named.Add(constant);
+                long want = limits.Get(name).Members.Get("value").Int64;
+                long got;
+                bool declared = ours.TryGetValue(constant, out got);
+                IsTrue("limit " + name + " is " + want, declared && got == want,
+                       declared ? "the adapter's " + constant + " is " + got : "the adapter has no " + constant);
+            }
+            var extra = new List<string>();
+            foreach (string constant in ours.Keys) if (!named.Contains(constant)) extra.Add(constant);
+            IsTrue("the adapter has no limit the table lacks", extra.Count == 0, "the adapter's " + string.Join(", ", extra));
+
+            // The ops: Protocol.Ops is a Dictionary, whose order is not promised;
+            // the order the adapter shows is its error's list of ops.
+            var order = new List<string>();
+            foreach (JsonValue row in table.Get("ops").Items) order.Add(row.Members.Get("name").Text);
+            var theirs = new HashSet<string>(order, StringComparer.Ordinal);
+            IsTrue("the ops are the table's", theirs.SetEquals(Protocol.Ops.Keys),
+                   "the adapter's " + string.Join(", ", Protocol.Ops.Keys) + "; the table's " + string.Join(", ", order));
+            var listed = new StringBuilder();
+            for (int k = 0; k < order.Count; k++)
+            {
+                listed.Append(k == 0 ? "" : k == order.Count - 1 ? " or " : ", ").Append('"').Append(order[k]).Append('"');
+            }
+            string error = JsonReader.Parse(AnswerTo("{\"op\":\"no_such_op\",\"policy\":{}}")).Members.Get("error").Text;
+            string wantError = "op: must be " + listed + ", got \"no_such_op\"";
+            IsTrue("an unknown op's error lists the table's ops in its order", error == wantError,
+                   "the adapter's " + error + "; want " + wantError);
+            foreach (JsonValue row in table.Get("ops").Items)
+            {
+                string name = row.Members.Get("name").Text;
+                var want = new List<string>();
+                foreach (JsonValue member in row.Members.Get("members").Items) want.Add(member.Members.Get("name").Text);
+                Protocol.Op op;
+                bool answered = Protocol.Ops.TryGetValue(name, out op);
+                IsTrue("op " + name + "'s members are " + string.Join(", ", want),
+                       answered && string.Join(",", op.Members) == string.Join(",", want),
+                       answered ? "the adapter's " + string.Join(", ", op.Members) : "the adapter has no op " + name);
+            }
+            var vectorLine = new List<string>();
+            foreach (JsonValue member in table.Get("vector_line_members").Items) vectorLine.Add(member.Text);
+            IsTrue("the vector line members are " + string.Join(", ", vectorLine),
+                   string.Join(",", Protocol.VectorLineMembers) == string.Join(",", vectorLine),
+                   "the adapter's " + string.Join(", ", Protocol.VectorLineMembers));
+        }
+
+        // max_line_bytes: MaxLineBytes.
+        private static string Pascal(string name)
+        {
+            var text = new StringBuilder();
+            foreach (string word in name.Split('_')) text.Append(char.ToUpperInvariant(word[0])).Append(word.Substring(1));
+            return text.ToString();
+        }
+
         // ---- The vector files -----------------------------------------------------
 
         private static void Vectors(string directory)
@@ -1025,6 +1113,7 @@ namespace AceMQ.Amqp.Tests
             ReplaySkip();
             Fleet();
             Vectors(args.Length > 0 ? args[0] : null);
+            ProtocolTable(args.Length > 1 ? args[1] : null);
             Console.WriteLine((failed == 0 ? "PASS" : "FAIL") + ": " + passed + " passed, " + failed + " failed (" +
                               clock.ElapsedMilliseconds + " ms)");
             return failed == 0 ? 0 : 1;

@@ -20,7 +20,9 @@ final class Ops {
     private Ops() {
     }
 
-    // The protocol's limits (conformance/README.md, Limits).
+    // The protocol's limits (conformance/README.md, Limits). ProtocolTableTest
+    // finds them, and Adapter's, by name (MAX_<limit>, SEED_MAX) to hold them
+    // to protocol.json.
     static final int MAX_SCHEDULE_ENTRIES = 1 << 16;
     static final int MAX_REPLAY_CALLS = 256;
     static final int MAX_REPLAY_SKIP = 1 << 16;  // draws a replay may discard: 210 refills of MT19937's state
