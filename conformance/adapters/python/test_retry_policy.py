@@ -35,6 +35,11 @@ class ProtocolTableTest(unittest.TestCase):
         for name, limit in self.TABLE["limits"].items():
             constant = "SEED_MAX" if name == "max_seed" else name.upper()
             self.assertEqual(getattr(adapter, constant), limit["value"], name)
+        # A limit the adapter keeps and the table has lost is a rule no port
+        # is told about.
+        ours = {name for name in vars(adapter) if name.startswith("MAX_") or name == "SEED_MAX"}
+        table = {"SEED_MAX" if name == "max_seed" else name.upper() for name in self.TABLE["limits"]}
+        self.assertEqual(ours, table, "the adapter's limits against the table's")
 
     def test_ops_and_their_members(self):
         self.assertEqual(list(adapter.OPS), [op["name"] for op in self.TABLE["ops"]])

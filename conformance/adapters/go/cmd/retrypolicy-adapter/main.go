@@ -22,10 +22,11 @@ const (
 	maxDepth           = 32      // arrays and objects nest at most this deep
 	maxScheduleEntries = 1 << 16
 	maxReplayCalls     = 256
-	maxReplaySkip      = 1 << 16 // draws a replay may discard: 210 refills of MT19937's state
-	maxSampleCount     = 1 << 16 // draws in one sample answer (about 1.3 MB of JSON)
-	maxSampleThreads   = 64      // goroutines drawing at once for one sample answer
-	maxSteps           = 1 << 20 // next_delay's cost limit, see withinCostLimit
+	maxReplaySkip      = 1 << 16   // draws a replay may discard: 210 refills of MT19937's state
+	maxSampleCount     = 1 << 16   // draws in one sample answer (about 1.3 MB of JSON)
+	maxSampleThreads   = 64        // goroutines drawing at once for one sample answer
+	maxSteps           = 1 << 20   // next_delay's cost limit, see withinCostLimit
+	maxSeed            = 1<<32 - 1 // a seed is one 32-bit word, as MT19937 is seeded
 )
 
 func main() {

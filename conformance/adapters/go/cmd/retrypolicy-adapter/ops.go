@@ -159,7 +159,7 @@ func answerReplay(request map[string]interface{}, policy retrypolicy.RetryPolicy
 	if err != nil {
 		return result{}, err
 	}
-	seed, err := integer(v, "seed", 0, math.MaxUint32)
+	seed, err := integer(v, "seed", 0, maxSeed)
 	if err != nil {
 		return result{}, err
 	}

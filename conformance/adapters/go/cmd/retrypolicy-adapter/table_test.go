@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"math"
 	"os"
 	"reflect"
 	"testing"
@@ -48,7 +47,7 @@ func TestLimitsAreTheTables(t *testing.T) {
 		"max_sample_count":     maxSampleCount,
 		"max_sample_threads":   maxSampleThreads,
 		"max_steps":            maxSteps,
-		"max_seed":             math.MaxUint32,
+		"max_seed":             maxSeed,
 	}
 	table := readTable(t)
 	for name, limit := range table.Limits {
