@@ -5,6 +5,7 @@
 
 #include "conformance/protocol/limits.hpp"
 #include "conformance/protocol/policy_spec.hpp"
+#include "conformance/protocol/refusals.hpp"
 #include "conformance/protocol/request.hpp"
 
 namespace acemq::conformance {
@@ -45,6 +46,23 @@ ordered_json member_of(const MemberRule& rule) {
   if (rule.type == MemberType::calls) m["at_most"] = rule.highest;
   if (!rule.absent_means.empty()) m["absent_means"] = ordered_json::parse(rule.absent_means);
   return m;
+}
+
+ordered_json refusals() {
+  ordered_json holes = ordered_json::object();
+  for (const RefusalHole& hole : refusal_holes()) holes[std::string(hole.name)] = hole.holds;
+  ordered_json rows = ordered_json::array();
+  for (const RefusalRow& row : refusal_rows()) {
+    rows.push_back(
+        {{"name", row.name}, {"field", row.field}, {"says", row.says}, {"when", row.when}});
+  }
+  return {{"about",
+           "Every refusal the core answers with is one row: \"<field>: <says>\", each {hole} of "
+           "says filled as holes describes. The words are the core's, for people: check "
+           "compares only that the core and the adapter both answer with an error, never the "
+           "field or the words, so a port may word its refusals its own way."},
+          {"holes", holes},
+          {"rows", rows}};
 }
 
 }  // namespace
@@ -108,6 +126,7 @@ ordered_json protocol_description() {
   ordered_json vector_members = ordered_json::array();
   for (const std::string_view m : vector_line_members()) vector_members.push_back(m);
   d["vector_line_members"] = vector_members;
+  d["refusals"] = refusals();
   return d;
 }
 

@@ -1,5 +1,6 @@
 // The protocol library's own rules: wire numbers, errors that name the
 // field, the limits, and the promise that no line breaks answer_line.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -11,6 +12,8 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <regex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -24,6 +27,7 @@
 #include "conformance/protocol/answer.hpp"
 #include "conformance/protocol/description.hpp"
 #include "conformance/protocol/limits.hpp"
+#include "conformance/protocol/refusals.hpp"
 #include "conformance/protocol/request.hpp"
 #include "conformance/protocol/respond.hpp"
 #include "conformance/protocol/vector_line.hpp"
@@ -429,6 +433,136 @@ TEST(ProtocolErrors, TheCoresRefusalNamesTheRequestsField) {
        "delay: must be a number, not NaN"},
   };
   for (const auto& [line, message] : cases) EXPECT_EQ(error_of(line), message) << line;
+}
+
+// ---- the refusal table -------------------------------------------------------
+
+// A row's words as a pattern: its text as written, each {hole} any text.
+std::regex words_pattern(std::string_view says) {
+  std::string pattern;
+  for (std::size_t at = 0; at < says.size(); ++at) {
+    if (says[at] == '{') {
+      const std::size_t close = says.find('}', at);
+      pattern += "(.+)";
+      at = close;
+    } else {
+      if (std::string_view(R"(\^$.|?*+()[]{})").find(says[at]) != std::string_view::npos) {
+        pattern += '\\';
+      }
+      pattern += says[at];
+    }
+  }
+  return std::regex(pattern);
+}
+
+std::vector<std::string> holes_of(std::string_view says) {
+  std::vector<std::string> holes;
+  for (std::size_t open = says.find('{'); open != std::string_view::npos;
+       open = says.find('{', open + 1)) {
+    holes.emplace_back(says.substr(open + 1, says.find('}', open) - open - 1));
+  }
+  return holes;
+}
+
+// Every hole a row's words have is described, and every row's name is its
+// own: the description is the whole of what an error's words can be.
+TEST(ProtocolRefusals, EveryRowIsNamedOnceAndItsHolesDescribed) {
+  std::set<std::string_view> names;
+  for (const RefusalRow& row : refusal_rows()) {
+    EXPECT_TRUE(names.insert(row.name).second) << row.name;
+    EXPECT_EQ(&refusal_row(row.kind), &row) << row.name;
+    EXPECT_FALSE(row.field.empty() || row.says.empty() || row.when.empty()) << row.name;
+    for (const std::string& hole : holes_of(row.says)) {
+      const auto holes = refusal_holes();
+      EXPECT_TRUE(std::any_of(holes.begin(), holes.end(),
+                              [&](const RefusalHole& h) { return h.name == hole; }))
+          << row.name << ": {" << hole << "} is not in refusal_holes()";
+    }
+  }
+}
+
+// Every row is what the core says to some request, and what it says is that
+// row's words with its holes filled: a message written beside the table, or
+// a row nothing refuses with, fails here.
+TEST(ProtocolRefusals, EveryRowIsWhatTheCoreSaysToSomeRequest) {
+  using namespace std::string_literals;
+  std::string calls;
+  for (std::size_t i = 0; i <= kMaxReplayCalls; ++i) calls += (i ? ",[1,0]" : "[1,0]");
+  const std::pair<std::string_view, std::string> cases[] = {
+      {"line_too_long", std::string(kMaxLineBytes + 1, ' ')},
+      {"nul_byte", "{}\0"s},
+      {"too_deep", std::string(40, '[') + std::string(40, ']')},
+      {"byte_order_mark", "\xEF\xBB\xBF{}"},
+      {"empty_line", " \t"},
+      {"number_beyond_binary64", R"({"id":-1e400})"},
+      {"ends_inside_a_value", R"({"id":1)"},
+      {"more_than_one_value", "{} {}"},
+      {"invalid_utf8", "{\"id\":\"\xff\"}"},
+      {"control_character", "{\"id\":\"a\tb\"}"},
+      {"lone_surrogate", R"({"id":"\ud800"})"},
+      {"invalid_escape", R"({"id":"\q"})"},
+      {"bare_nan_or_infinity", R"({"id":NaN})"},
+      {"malformed_number", R"({"id":01})"},
+      {"not_json", "[1,]"},
+      {"not_an_object", "[1,2]"},
+      {"vector_line_not_an_object", "[1]"},  // read as a vector line, below
+      {"missing", R"({"op":"schedule"})"},
+      {"not_a_member", R"({"op":"schedule","policy":{"max_atempts":3}})"},
+      {"unknown_op", R"({"op":"reschedule","policy":{}})"},
+      {"policy_not_an_object", R"({"op":"schedule","policy":[]})"},
+      {"unknown_factory", R"({"op":"schedule","policy":{"factory":"linear"}})"},
+      {"not_a_number", R"({"op":"schedule","policy":{"multiplier":"x"}})"},
+      {"not_an_integer", R"({"op":"schedule","policy":{"max_attempts":2.5}})"},
+      {"integer_out_of_range", R"({"op":"replay","policy":{},"seed":-1,"calls":[]})"},
+      {"draw_out_of_range", R"({"op":"next_delay","policy":{},"attempt":1,"r":1.0})"},
+      {"not_a_boolean", R"({"op":"next_delay","policy":{},"attempt":1,"jitter":"yes"})"},
+      {"calls_not_an_array", R"({"op":"replay","policy":{},"seed":1,"calls":{}})"},
+      {"too_many_calls", R"({"op":"replay","policy":{},"seed":1,"calls":[)" + calls + "]}"},
+      {"call_not_a_pair", R"({"op":"replay","policy":{},"seed":1,"calls":[[1,0],[1]]})"},
+      {"too_many_draws", R"({"op":"sample","policy":{},"delay":4,"count":65537})"},
+      {"neither_delay_nor_attempt", R"({"op":"sample","policy":{},"count":5})"},
+      {"both_delay_and_attempt", R"({"op":"sample","policy":{},"delay":4,"attempt":2,"count":5})"},
+      {"core_rule", R"({"op":"schedule","policy":{"max_attempts":0}})"},
+      {"core_rule_nan", R"({"op":"jittered","policy":{},"delay":"NaN","r":0.5})"},
+      {"cost_limit",
+       R"({"op":"next_delay","policy":{"max_attempts":9223372036854775807,"initial_delay":1,)"
+       R"("multiplier":1.000000001},"attempt":1048578,"jitter":false})"},
+      {"schedule_too_long", R"({"op":"schedule","policy":{"max_attempts":65538}})"},
+  };
+  for (const RefusalRow& row : refusal_rows()) {
+    const auto* found = std::find_if(std::begin(cases), std::end(cases),
+                                     [&](const auto& c) { return c.first == row.name; });
+    if (found == std::end(cases)) {
+      ADD_FAILURE() << "no request here is refused with row " << row.name;
+      continue;
+    }
+    const std::string& line = found->second;
+    SCOPED_TRACE(std::string(row.name) + ": " + line.substr(0, 120));
+    std::string message;
+    if (row.kind == Refuse::vector_line_not_an_object) {
+      const auto read = read_vector_line(line);
+      ASSERT_TRUE(std::holds_alternative<Refusal>(read));
+      EXPECT_EQ(std::get<Refusal>(read).name, row.name);
+      message = std::get<Refusal>(read).message();
+    } else if (const ParsedLine parsed = parse_request(line);
+               const auto* refused = std::get_if<Unanswerable>(&parsed)) {
+      // Refused by the parser, which says which row it refused by.
+      EXPECT_EQ(refused->refusal.name, row.name);
+      message = refused->refusal.message();
+      EXPECT_EQ(message, error_of(line));
+    } else {
+      // Parsed, and refused by the responder: the answer is all there is.
+      message = error_of(line);
+    }
+    const std::size_t colon = message.find(": ");
+    ASSERT_NE(colon, std::string::npos) << message;
+    const std::string what = message.substr(colon + 2);
+    EXPECT_TRUE(std::regex_match(what, words_pattern(row.says)))
+        << "says \"" << what << "\", not \"" << row.says << "\"";
+    for (const std::string& hole : holes_of(row.says)) {
+      EXPECT_EQ(what.find("{" + hole + "}"), std::string::npos) << "{" << hole << "} unfilled";
+    }
+  }
 }
 
 TEST(ProtocolIds, EchoedAsGivenOrNull) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "conformance/protocol/limits.hpp"
+#include "conformance/protocol/refusals.hpp"
 #include "conformance/protocol/vector_line.hpp"
 #include "conformance/protocol/wire.hpp"
 
@@ -23,8 +24,8 @@ struct Refused {
   Refusal refusal;
 };
 
-[[noreturn]] void fail(std::string field, std::string what) {
-  throw Refused{{std::move(field), std::move(what)}};
+[[noreturn]] void fail(Refuse kind, std::string field, std::initializer_list<Filled> holes = {}) {
+  throw Refused{refusal(kind, std::move(field), holes)};
 }
 
 // Text quoted in an error message, cut short: the message must name the
@@ -57,6 +58,16 @@ std::string joined(std::span<const std::string_view> names) {
   return out;
 }
 
+// The "a", "b" or "c" of a message listing names.
+std::string one_of(std::span<const std::string_view> names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? " or " : ", ";
+    out.append("\"").append(names[i]).append("\"");
+  }
+  return out;
+}
+
 const json* member(const json& object, std::string_view key) {
   const auto it = object.find(key);
   return it == object.end() ? nullptr : &*it;
@@ -64,14 +75,14 @@ const json* member(const json& object, std::string_view key) {
 
 const json& required(const json& object, std::string_view key, const std::string& field) {
   const json* value = member(object, key);
-  if (value == nullptr) fail(field, "missing");
+  if (value == nullptr) fail(Refuse::missing, field);
   return *value;
 }
 
 double number_at(const json& value, const std::string& field) {
   const std::optional<double> number = wire_number(value);
   if (!number) {
-    fail(field, "must be a number or \"Infinity\", \"-Infinity\", \"NaN\", got " + quote(value));
+    fail(Refuse::not_a_number, field, {{"got", quote(value)}});
   }
   return *number;
 }
@@ -98,16 +109,15 @@ std::int64_t integer_at(const json& value, const std::string& field, std::int64_
     const std::int64_t n = value.get<std::int64_t>();
     if (n >= lowest && n <= highest) return n;
   } else {
-    fail(field, "must be an integer in " + range + ", written without fraction or exponent, got " +
-                    quote(value));
+    fail(Refuse::not_an_integer, field, {{"range", range}, {"got", quote(value)}});
   }
-  fail(field, "must be in " + range + ", got " + quote(value));
+  fail(Refuse::integer_out_of_range, field, {{"range", range}, {"got", quote(value)}});
 }
 
 double draw_at(const json& value, const std::string& field) {
   const double r = number_at(value, field);
   // Checked here, even when no draw is taken, so the rule is one sentence.
-  if (!(r >= 0.0 && r < 1.0)) fail(field, "must be in [0, 1), got " + format_number(r));
+  if (!(r >= 0.0 && r < 1.0)) fail(Refuse::draw_out_of_range, field, {{"got", format_number(r)}});
   return r;
 }
 
@@ -121,8 +131,8 @@ void only_members(const json& object, std::span<const std::string_view> allowed,
   };
   for (const auto& [key, value] : object.items()) {
     if (listed(allowed, key) || listed(also, key)) continue;
-    fail(std::string(prefix) + quoted_key(key),
-         "not a member of " + std::string(what) + " (its members: " + joined(allowed) + ")");
+    fail(Refuse::not_a_member, std::string(prefix) + quoted_key(key),
+         {{"whose", what}, {"members", joined(allowed)}});
   }
 }
 
@@ -138,16 +148,25 @@ void read_member(const json& value, const PolicyMember& m, PolicySpec& spec) {
   }
 }
 
+// The factories' names, from their table; the constructor has none.
+std::string factory_names() {
+  std::vector<std::string_view> names;
+  for (const Factory& f : factories()) {
+    if (f.form != Form::constructor) names.push_back(f.name);
+  }
+  return one_of(names);
+}
+
 PolicySpec policy_spec(const json& p) {
-  if (!p.is_object()) fail("policy", "must be an object, got " + quote(p));
+  if (!p.is_object()) fail(Refuse::policy_not_an_object, "policy", {{"got", quote(p)}});
   const json* factory_member = member(p, "factory");
   const Factory* factory = &factory_of(Form::constructor);
   if (factory_member != nullptr) {
     const std::string name = factory_member->is_string() ? factory_member->get<std::string>() : "";
     factory = factory_named(name);
     if (factory == nullptr) {
-      fail("policy.factory",
-           "must be \"none\", \"fixed\" or \"exponential\", got " + quote(*factory_member));
+      fail(Refuse::unknown_factory, "policy.factory",
+           {{"factories", factory_names()}, {"got", quote(*factory_member)}});
     }
   }
   // The members the form takes, as the error lists them.
@@ -165,7 +184,7 @@ PolicySpec policy_spec(const json& p) {
   for (const FactoryField& field : factory->fields) {
     const json* value = member(p, field.member);
     if (value == nullptr) {
-      if (field.required) fail("policy." + std::string(field.member), "missing");
+      if (field.required) fail(Refuse::missing, "policy." + std::string(field.member));
       continue;
     }
     read_member(*value, *policy_member(field.member), spec);
@@ -216,7 +235,7 @@ NextDelayCall next_delay_call(const json& request) {
     call.message_age = number_at(*age, "message_age");
   }
   if (const json* value = member(request, kJitter.name)) {
-    if (!value->is_boolean()) fail("jitter", "must be true or false, got " + quote(*value));
+    if (!value->is_boolean()) fail(Refuse::not_a_boolean, "jitter", {{"got", quote(*value)}});
     call.jitter = value->get<bool>();
   }
   // Without jitter `r` is not read at all: neither required nor checked.
@@ -233,18 +252,17 @@ ReplayCall replay_call(const json& request) {
   replay.seed = static_cast<std::uint32_t>(integer_of(required(request, kSeed), kSeed));
   if (const json* skip = member(request, kSkip.name)) replay.skip = integer_of(*skip, kSkip);
   const json& calls = required(request, kCalls);
-  if (!calls.is_array())
-    fail("calls", "must be an array of [attempt, message_age], got " + quote(calls));
+  if (!calls.is_array()) fail(Refuse::calls_not_an_array, "calls", {{"got", quote(calls)}});
   if (calls.size() > static_cast<std::size_t>(kCalls.highest)) {
-    fail("calls", std::to_string(calls.size()) + " calls is more than the protocol's " +
-                      std::to_string(kCalls.highest));
+    fail(Refuse::too_many_calls, "calls",
+         {{"n", std::to_string(calls.size())}, {"limit", std::to_string(kCalls.highest)}});
   }
   replay.calls.reserve(calls.size());
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const std::string field = "calls[" + std::to_string(i) + "]";
     const json& call = calls[i];
     if (!call.is_array() || call.size() != 2) {
-      fail(field, "must be [attempt, message_age], exactly two elements, got " + quote(call));
+      fail(Refuse::call_not_a_pair, field, {{"got", quote(call)}});
     }
     replay.calls.push_back(
         {integer_at(call[0], field + "[0] (attempt)", kAttempt.lowest, kAttempt.highest),
@@ -259,14 +277,14 @@ SampleCall sample_call(const json& request) {
   // told apart from one that is no count at all.
   sample.count = integer_at(required(request, kCount), "count", kCount.lowest, kInt64Max);
   if (sample.count > kCount.highest) {
-    fail("count", std::to_string(sample.count) + " draws is more than the protocol's " +
-                      std::to_string(kCount.highest));
+    fail(Refuse::too_many_draws, "count",
+         {{"n", std::to_string(sample.count)}, {"limit", std::to_string(kCount.highest)}});
   }
   const json* delay = member(request, kSampleDelay.name);
   const json* attempt = member(request, kSampleAttempt.name);
   if ((delay == nullptr) == (attempt == nullptr)) {
-    if (delay == nullptr) fail("delay", "missing, and so is attempt: give exactly one");
-    fail("attempt", "not allowed with delay: give exactly one");
+    if (delay == nullptr) fail(Refuse::neither_delay_nor_attempt, "delay");
+    fail(Refuse::both_delay_and_attempt, "attempt");
   }
   if (delay != nullptr) {
     sample.of = number_at(*delay, "delay");
@@ -311,14 +329,11 @@ constexpr OpReader kReaders[] = {
 static_assert(std::size(kOps) == std::variant_size_v<Op> && std::size(kReaders) == std::size(kOps),
               "one row and one reader an op, in Op's order");
 
-// The "a", "b" or "c" of an error message listing names.
-std::string one_of_names(std::span<const OpSpec> ops) {
-  std::string out = "must be ";
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    if (i > 0) out += i + 1 == ops.size() ? " or " : ", ";
-    out.append("\"").append(ops[i].name).append("\"");
-  }
-  return out;
+// The ops' names, from their table, as unknown_op lists them.
+std::string op_names() {
+  std::vector<std::string_view> names;
+  for (const OpSpec& op : kOps) names.push_back(op.name);
+  return one_of(names);
 }
 
 std::size_t op_of(const json& request) {
@@ -328,7 +343,7 @@ std::size_t op_of(const json& request) {
       if (op.get_ref<const std::string&>() == kOps[i].name) return i;
     }
   }
-  fail("op", one_of_names(kOps) + ", got " + quote(op));
+  fail(Refuse::unknown_op, "op", {{"ops", op_names()}, {"got", quote(op)}});
 }
 
 std::vector<std::string_view> names_of(std::span<const MemberRule> members) {
@@ -340,9 +355,9 @@ std::vector<std::string_view> names_of(std::span<const MemberRule> members) {
 
 // ---- lines ---------------------------------------------------------------
 
-std::string too_long_message(std::size_t bytes) {
-  return std::to_string(bytes) + " bytes is longer than the protocol's " +
-         std::to_string(kMaxLineBytes);
+Refusal too_long(std::size_t bytes) {
+  return refusal(Refuse::line_too_long, "line",
+                 {{"n", std::to_string(bytes)}, {"limit", std::to_string(kMaxLineBytes)}});
 }
 
 // Where the JSON reader stopped on a line that is not one JSON value: its
@@ -435,63 +450,61 @@ bool number_byte(char c) {
          c == 'e' || c == 'E';
 }
 
-// Why a line is not one JSON value, in the protocol's words, told apart by
-// the reader's error id and the bytes where it stopped; none of the
+// Why a line is not one JSON value, as a row of the refusal table, told
+// apart by the reader's error id and the bytes where it stopped; none of the
 // reader's own text reaches the answer.
-std::string malformed(std::string_view line) {
+Refusal malformed(std::string_view line) {
   if (line.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-    return "empty; a request is one JSON object";
+    return refusal(Refuse::empty_line, "line");
   }
   StopFinder finder;
   json::sax_parse(line.begin(), line.end(), &finder);
   const JsonStop& stop = finder.stop;
   if (stop.id == 406) {  // out_of_range.406: a number beyond binary64, the token its literal
-    return "the number " + clipped(stop.token) +
-           " is beyond binary64's range (write \"Infinity\" for an infinite value)";
+    return refusal(Refuse::number_beyond_binary64, "line", {{"literal", clipped(stop.token)}});
   }
   // The reader read past the last byte: the line ends inside a value.
-  if (stop.read == 0 || stop.read > line.size()) return "ends inside a JSON value (truncated?)";
+  if (stop.read == 0 || stop.read > line.size()) {
+    return refusal(Refuse::ends_inside_a_value, "line");
+  }
   const std::size_t i = stop.read - 1;  // the byte it stopped at
-  const std::string at = " at column " + std::to_string(stop.read);
-  if (i > 0 && json::accept(line.substr(0, i))) return "more than one JSON value," + at;
+  const std::string column = std::to_string(stop.read);
+  const auto at = [&](Refuse kind) { return refusal(kind, "line", {{"column", column}}); };
+  if (i > 0 && json::accept(line.substr(0, i))) return at(Refuse::more_than_one_value);
   if (inside_string(line, i)) {
-    if (stopped_in_utf8(line, i)) return "a string holds invalid UTF-8," + at;
-    if (byte_at(line, i) < 0x20) return "a string holds an unescaped control character," + at;
-    if (after_surrogate_escape(line, i)) {
-      return "a string holds a lone surrogate (\\ud800 to \\udfff)," + at;
-    }
-    return "a string holds an invalid escape," + at;
+    if (stopped_in_utf8(line, i)) return at(Refuse::invalid_utf8);
+    if (byte_at(line, i) < 0x20) return at(Refuse::control_character);
+    if (after_surrogate_escape(line, i)) return at(Refuse::lone_surrogate);
+    return at(Refuse::invalid_escape);
   }
   const std::string_view rest = line.substr(i);
   const bool after_minus = i > 0 && line[i - 1] == '-';
   if (rest.starts_with("NaN") || rest.starts_with("Infinity")) {
-    return "bare NaN or Infinity," + at + "; write the strings \"NaN\", \"Infinity\"";
+    return at(Refuse::bare_nan_or_infinity);
   }
-  if (after_minus && rest.starts_with("Infinity")) {
-    return "bare NaN or Infinity," + at + "; write the strings \"NaN\", \"Infinity\"";
-  }
-  if (i > 0 && number_byte(line[i - 1])) return "a malformed number," + at;
-  return "not JSON," + at;
+  if (after_minus && rest.starts_with("Infinity")) return at(Refuse::bare_nan_or_infinity);
+  if (i > 0 && number_byte(line[i - 1])) return at(Refuse::malformed_number);
+  return at(Refuse::not_json);
 }
 
 json parse_json(std::string_view line) {
-  if (line.size() > kMaxLineBytes) fail("line", too_long_message(line.size()));
+  if (line.size() > kMaxLineBytes) throw Refused{too_long(line.size())};
   // The JSON reader takes a NUL byte for the end of its input and would
   // answer the bytes before it; a NUL is never JSON (not whitespace, and
   // raw in a string it is a control character), so the line is malformed.
   if (const std::size_t nul = line.find('\0'); nul != std::string_view::npos) {
-    fail("line", "holds a NUL byte at column " + std::to_string(nul + 1));
+    fail(Refuse::nul_byte, "line", {{"column", std::to_string(nul + 1)}});
   }
   if (!nesting_within(line, kMaxDepth)) {
-    fail("line", "arrays and objects nest deeper than the protocol's 32");
+    fail(Refuse::too_deep, "line", {{"limit", std::to_string(kMaxDepth)}});
   }
   // nlohmann skips a byte-order mark; the protocol, like RFC 8259 for
   // network text, does not allow one.
-  if (line.starts_with("\xEF\xBB\xBF")) fail("line", "starts with a byte-order mark");
+  if (line.starts_with("\xEF\xBB\xBF")) fail(Refuse::byte_order_mark, "line");
   try {
     return json::parse(line.begin(), line.end());
   } catch (const json::exception&) {
-    fail("line", malformed(line));
+    throw Refused{malformed(line)};
   }
 }
 
@@ -509,7 +522,7 @@ namespace {
 ParsedLine request_of(const json& request) {
   json id;  // null until the request is known to have one
   try {
-    if (!request.is_object()) fail("line", "must be a JSON object, got " + quote(request));
+    if (!request.is_object()) fail(Refuse::not_an_object, "line", {{"got", quote(request)}});
     if (const json* given = member(request, "id")) id = *given;
     const std::size_t op = op_of(request);
     only_members(request, names_of(kOps[op].members), kVectorLineMembers, "",
@@ -543,12 +556,10 @@ std::variant<VectorLine, Refusal> read_vector_line(std::string_view text) {
     return refused.refusal;
   }
   std::optional<std::string> request = without_members(text, kVectorLineMembers);
-  if (!line.is_object() || !request) return Refusal{"line", "must be a JSON object"};
+  if (!line.is_object() || !request) return refusal(Refuse::vector_line_not_an_object, "line");
   return VectorLine{std::move(*request), request_of(line), expected_answer(line)};
 }
 
-Unanswerable line_too_long(std::size_t bytes) {
-  return Unanswerable{json(), {"line", too_long_message(bytes)}};
-}
+Unanswerable line_too_long(std::size_t bytes) { return Unanswerable{json(), too_long(bytes)}; }
 
 }  // namespace acemq::conformance

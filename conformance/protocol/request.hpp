@@ -22,18 +22,9 @@
 #include <nlohmann/json.hpp>
 
 #include "conformance/protocol/policy_spec.hpp"
+#include "conformance/protocol/refusals.hpp"
 
 namespace acemq::conformance {
-
-// A refusal in the protocol's words: the field it names ("policy.delay",
-// "calls[3][0] (attempt)", "line") and what is wrong with it. An error
-// answer's message is "<field>: <what>".
-struct Refusal {
-  std::string field;
-  std::string what;
-
-  std::string message() const { return field + ": " + what; }
-};
 
 // The ops, one alternative each (conformance/README.md, Ops).
 struct ScheduleCall {};

@@ -13,6 +13,7 @@
 #include "acemq/amqp/internal/walk.hpp"
 #include "acemq/amqp/ruby_random.hpp"
 #include "conformance/protocol/limits.hpp"
+#include "conformance/protocol/refusals.hpp"
 #include "conformance/protocol/wire.hpp"
 
 namespace acemq::conformance {
@@ -28,22 +29,24 @@ struct Refused {
   Refusal refusal;
 };
 
-[[noreturn]] void fail(std::string field, std::string what) {
-  throw Refused{{std::move(field), std::move(what)}};
+[[noreturn]] void fail(Refuse kind, std::string field, std::initializer_list<Filled> holes = {}) {
+  throw Refused{refusal(kind, std::move(field), holes)};
 }
 
 // The core's refusal in the protocol's words, naming the request's field:
-// "must be <rule>, got <value>", the value in wire form. A NaN refused by the
-// rule that names NaN is not shown twice.
+// its rule, and the value in wire form. A NaN refused by the rule that names
+// NaN is not shown twice.
 [[noreturn]] void fail_core(std::string field, const InvalidParameter& e) {
-  std::string what = "must be " + std::string(amqp::rule_text(e.rule()));
+  const std::string_view rule = amqp::rule_text(e.rule());
   const InvalidParameter::Value value = e.value();
   if (const auto* whole = std::get_if<std::int64_t>(&value)) {
-    what += ", got " + std::to_string(*whole);
-  } else if (!(e.rule() == amqp::Rule::not_nan && std::isnan(std::get<double>(value)))) {
-    what += ", got " + format_number(std::get<double>(value));
+    fail(Refuse::core_rule, std::move(field), {{"rule", rule}, {"got", std::to_string(*whole)}});
   }
-  fail(std::move(field), std::move(what));
+  const double number = std::get<double>(value);
+  if (e.rule() == amqp::Rule::not_nan && std::isnan(number)) {
+    fail(Refuse::core_rule_nan, std::move(field), {{"rule", rule}});
+  }
+  fail(Refuse::core_rule, std::move(field), {{"rule", rule}, {"got", format_number(number)}});
 }
 
 RetryPolicy policy_of(const PolicySpec& spec) {
@@ -65,10 +68,7 @@ struct CallFields {
 std::optional<double> next_delay(const RetryPolicy& policy, std::int64_t attempt,
                                  double message_age, const CallFields& fields, const auto& call) {
   if (!within_cost_limit(policy, attempt, message_age)) {
-    fail(fields.attempt, std::to_string(attempt) +
-                             " needs more than 2^20 multiplications on this policy, which does "
-                             "not settle (no cap passed, no zero, no fixed point) within 2^20 "
-                             "steps: the protocol's cost limit");
+    fail(Refuse::cost_limit, fields.attempt, {{"attempt", std::to_string(attempt)}});
   }
   try {
     const std::optional<Seconds> delay = call();
@@ -86,8 +86,8 @@ using Items = std::vector<std::optional<double>>;
 Items answer(const ScheduleCall&, const RetryPolicy& policy, const SampleSource&) {
   const std::int64_t entries = policy.max_attempts() - 1;
   if (entries > kMaxScheduleEntries) {
-    fail("policy.max_attempts",
-         "a schedule of " + std::to_string(entries) + " entries is more than the protocol's 65536");
+    fail(Refuse::schedule_too_long, "policy.max_attempts",
+         {{"n", std::to_string(entries)}, {"limit", std::to_string(kMaxScheduleEntries)}});
   }
   Items items;
   for (const Seconds delay : policy.delays()) items.emplace_back(delay.count());
