@@ -13,6 +13,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -23,6 +24,7 @@
 
 #include "acemq/model/regimes.hpp"
 #include "conformance/check/coverage.hpp"
+#include "conformance/check/op_kind.hpp"
 #include "conformance/protocol/answer.hpp"
 #include "conformance/protocol/limits.hpp"
 #include "conformance/protocol/policy_spec.hpp"
@@ -166,6 +168,20 @@ TEST(CaseGenerator, ReplaysSkipToTheRefillsOfRubysGenerator) {
     EXPECT_GE(past_first, 60) << "seed " << seed;
     EXPECT_GE(most, 1) << "seed " << seed;
   }
+}
+
+// The ops check sends are the rows of the protocol's table that give no
+// reason check never sends them: an op the table marks so, or one it no
+// longer marks, moves between kOpKinds and kOpsNotSentByCheck with it.
+TEST(CaseGenerator, OpKindsAreTheProtocolsOpsCheckSends) {
+  const std::span<const OpSpec> ops = protocol_ops();
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const bool a_kind = std::ranges::count(kOpKinds, i, [](OpKind kind) {
+                          return static_cast<std::size_t>(kind);
+                        }) == 1;
+    EXPECT_EQ(a_kind, ops[i].not_sent_by_check.empty()) << ops[i].name;
+  }
+  for (const OpKind kind : kOpKinds) EXPECT_EQ(op_name(kind), op_spec(kind).name);
 }
 
 // Every op and every member of the protocol's one table (protocol_ops, and
