@@ -141,7 +141,7 @@ BorderCase number_across(std::size_t border, long number_from_border, std::strin
   BorderCase made;
   made.line = "{\"id\":" + filled_id(quote, content) + R"(,"op":"jittered","policy":{},"delay":)" +
               std::string(number) + R"(,"r":0.5})";
-  made.op = "jittered";
+  made.op = OpKind::jittered;
   made.name = name;
   made.content = content.name;
   made.border = border;

@@ -29,13 +29,15 @@
 #include <string>
 #include <string_view>
 
+#include "conformance/check/op_kind.hpp"
+
 namespace acemq::conformance::generator {
 
 // A request whose answer puts one of its pieces on a border (or, in the
 // opening, a long line).
 struct BorderCase {
   std::string line;
-  std::string_view op = "schedule";
+  OpKind op = OpKind::schedule;
   std::string_view name;     // what lands on the border, or the opening row's why
   std::string_view content;  // the filler's content: plain ASCII or all escaped
   std::size_t border = 0;    // the border's bytes, a power of two (0: a long line)

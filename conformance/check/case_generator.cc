@@ -39,11 +39,11 @@ using generator::NumericId;
 using generator::valid_request;
 using generator::with_raw_id;
 
-constexpr Choice<std::string_view> kOps[] = {
-    {"schedule", 25, [](Dice&, const Context&) { return std::string_view("schedule"); }},
-    {"next_delay", 35, [](Dice&, const Context&) { return std::string_view("next_delay"); }},
-    {"jittered", 15, [](Dice&, const Context&) { return std::string_view("jittered"); }},
-    {"replay", 25, [](Dice&, const Context&) { return std::string_view("replay"); }},
+constexpr Choice<OpKind> kOps[] = {
+    {"schedule", 25, [](Dice&, const Context&) { return OpKind::schedule; }},
+    {"next_delay", 35, [](Dice&, const Context&) { return OpKind::next_delay; }},
+    {"jittered", 15, [](Dice&, const Context&) { return OpKind::jittered; }},
+    {"replay", 25, [](Dice&, const Context&) { return OpKind::replay; }},
 };
 
 // What a case is: valid, or (full profile only) invalid or malformed. About
@@ -59,7 +59,7 @@ constexpr Choice<Sort> kSorts[] = {
      in_full},
 };
 
-GeneratedCase generated(std::string line, CaseKind kind, std::string_view op,
+GeneratedCase generated(std::string line, CaseKind kind, std::optional<OpKind> op,
                         std::string_view rule) {
   ParsedLine parsed = parse_request(line);
   return {std::move(line), std::move(parsed), kind, op, rule};
@@ -78,11 +78,11 @@ void counted_as_refused(GeneratedCase& c, std::string_view rule) {
 
 std::string_view GeneratedCase::tally_name() const {
   switch (kind) {
-    case CaseKind::valid: return op;
+    case CaseKind::valid: return op_name(*op);
     case CaseKind::invalid: return "invalid";
     case CaseKind::malformed: return "malformed line";
   }
-  return op;
+  return {};
 }
 
 CaseGenerator::CaseGenerator(std::uint64_t seed, Profile profile)
@@ -120,10 +120,10 @@ GeneratedCase CaseGenerator::next(std::int64_t id) {
         return made;
       }
       case Sort::malformed: {
-        const std::string valid = to_line(valid_request(d, profile_, id, "schedule"));
+        const std::string valid = to_line(valid_request(d, profile_, id, OpKind::schedule));
         MalformedLine malformed = malformed_line(d, valid, malformed_++);
         GeneratedCase made =
-            generated(std::move(malformed.line), CaseKind::malformed, {}, malformed.kind);
+            generated(std::move(malformed.line), CaseKind::malformed, std::nullopt, malformed.kind);
         made.variant = malformed.variant;
         return made;
       }
@@ -133,7 +133,7 @@ GeneratedCase CaseGenerator::next(std::int64_t id) {
   ++valid_;
   const NumericId* numeric = numeric_id_in_turn(valid_);
   for (;;) {
-    const std::string_view op = far ? "next_delay" : choose<std::string_view>(d, kOps, c);
+    const OpKind op = far ? OpKind::next_delay : choose<OpKind>(d, kOps, c);
     const nlohmann::ordered_json request =
         far ? far_call_request(d, id, far_calls_++) : valid_request(d, profile_, id, op);
     std::string id_text = drawn_id_text(d, id);

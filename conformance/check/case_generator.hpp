@@ -18,12 +18,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "conformance/check/hard_numbers.hpp"
+#include "conformance/check/op_kind.hpp"
 #include "conformance/check/reference_profile.hpp"
 #include "conformance/protocol/request.hpp"
 
@@ -37,7 +39,8 @@ struct GeneratedCase {
   std::string line;   // the request, one line of JSON (or deliberately not JSON)
   ParsedLine parsed;  // the line, parsed once: a Request, or why it is none
   CaseKind kind = CaseKind::valid;
-  std::string_view op;    // a valid case's op: "schedule", "next_delay", ...
+  // A valid or invalid case's op; a malformed line, drawn as such, has none.
+  std::optional<OpKind> op;
   std::string_view rule;  // for an invalid or malformed case, the rule it breaks
   // For an invalid case, which of its rule's variants (from 0); for a
   // valid case laid out by a row of kHardNumbers, which of the row's.

@@ -13,6 +13,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -23,6 +24,7 @@
 
 #include "acemq/model/regimes.hpp"
 #include "conformance/check/coverage.hpp"
+#include "conformance/check/op_kind.hpp"
 #include "conformance/protocol/answer.hpp"
 #include "conformance/protocol/limits.hpp"
 #include "conformance/protocol/policy_spec.hpp"
@@ -168,11 +170,25 @@ TEST(CaseGenerator, ReplaysSkipToTheRefillsOfRubysGenerator) {
   }
 }
 
-// Every op and every member of the protocol's one table (protocol_ops, and
-// every policy form with each of its fields and the copies) is sent in valid
-// requests of a default run, unless the table says why check never sends
-// it: an op or a member the generator stops sending, or one added to the
-// protocol and never to the generator, fails here.
+// The ops check sends are the rows of the protocol's table that give no
+// reason check never sends them: an op the table marks so, or one it no
+// longer marks, moves between kOpKinds and kOpsNotSentByCheck with it.
+TEST(CaseGenerator, OpKindsAreTheProtocolsOpsCheckSends) {
+  const std::span<const OpSpec> ops = protocol_ops();
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const bool a_kind = std::ranges::count(kOpKinds, i, [](OpKind kind) {
+                          return static_cast<std::size_t>(kind);
+                        }) == 1;
+    EXPECT_EQ(a_kind, ops[i].not_sent_by_check.empty()) << ops[i].name;
+  }
+  for (const OpKind kind : kOpKinds) EXPECT_EQ(op_name(kind), op_spec(kind).name);
+}
+
+// Every op check sends, and every member of its row of the protocol's one
+// table (protocol_ops, and every policy form with each of its fields and
+// the copies) is sent in valid requests of a default run, each case's op
+// the one its line names: an op or a member the generator stops sending,
+// or one added to the protocol and never to the generator, fails here.
 // "op.member", "form.field": a row of what a run sent.
 std::string dotted(std::string_view outer, std::string_view inner) {
   std::string text(outer);
@@ -183,30 +199,27 @@ std::string dotted(std::string_view outer, std::string_view inner) {
 
 TEST(CaseGenerator, ReachesEveryOpAndMemberOfTheProtocolsTable) {
   CaseGenerator generator(kSeed, Profile::full);
-  std::set<std::string> sent;  // "op", "op.member", "factory.field"
+  std::set<OpKind> ops;
+  std::set<std::string> sent;  // "op.member", "factory.field"
   for (int i = 1; i <= 5000; ++i) {
     const GeneratedCase c = generator.next(i);
     if (c.kind != CaseKind::valid) continue;
     const auto* request = std::get_if<Request>(&c.parsed);
     ASSERT_NE(request, nullptr) << c.line.substr(0, 300);
+    ASSERT_TRUE(c.op.has_value()) << c.line.substr(0, 300);
+    ASSERT_EQ(request->op.index(), static_cast<std::size_t>(*c.op)) << c.line.substr(0, 300);
+    ops.insert(*c.op);
     const nlohmann::json line = nlohmann::json::parse(c.line);
-    const std::string op = line.at("op").get<std::string>();
-    sent.insert(op);
-    for (const auto& [member, value] : line.items()) sent.insert(dotted(op, member));
+    for (const auto& [member, value] : line.items()) sent.insert(dotted(op_name(*c.op), member));
     const nlohmann::json& policy = line.at("policy");
     const std::string form = policy.value("factory", std::string("constructor"));
     for (const auto& [member, value] : policy.items()) sent.insert(dotted(form, member));
   }
-  for (const OpSpec& op : protocol_ops()) {
-    if (!op.not_sent_by_check.empty()) {
-      EXPECT_EQ(sent.count(std::string(op.name)), 0U) << op.name << " is marked never sent";
-      continue;
-    }
-    EXPECT_EQ(sent.count(std::string(op.name)), 1U) << "op never sent: " << op.name;
-    for (const MemberRule& rule : op.members) {
-      const std::string_view member = rule.name;
-      EXPECT_EQ(sent.count(dotted(op.name, member)), 1U)
-          << "member never sent: " << op.name << "." << member;
+  for (const OpKind op : kOpKinds) {
+    EXPECT_EQ(ops.count(op), 1U) << "op never sent: " << op_name(op);
+    for (const MemberRule& rule : op_spec(op).members) {
+      EXPECT_EQ(sent.count(dotted(op_name(op), rule.name)), 1U)
+          << "member never sent: " << op_name(op) << "." << rule.name;
     }
   }
   for (const Factory& factory : factories()) {

@@ -13,13 +13,14 @@
 #include <string_view>
 
 #include "conformance/check/dice.hpp"
+#include "conformance/check/op_kind.hpp"
 #include "conformance/check/reference_profile.hpp"
 
 namespace acemq::conformance::generator {
 
 struct Context {
   Profile profile = Profile::full;
-  std::string_view op;
+  OpKind op = OpKind::schedule;
   bool replay = false;
   double initial_delay = 0.0;
   std::int64_t max_attempts = 1;  // after the factory

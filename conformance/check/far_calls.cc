@@ -10,6 +10,7 @@
 #include "acemq/model/edge_values.hpp"
 #include "conformance/check/choice.hpp"
 #include "conformance/check/doubles.hpp"
+#include "conformance/check/op_kind.hpp"
 #include "conformance/check/policies.hpp"
 #include "conformance/check/value_tables.hpp"
 #include "conformance/protocol/limits.hpp"
@@ -192,13 +193,13 @@ ordered_json far_call_request(Dice& d, std::int64_t id, std::size_t turn) {
   const FarCallRow& row = kFarCalls[turn % std::size(kFarCalls)];
   const FarCall call = row.make(d, (turn / std::size(kFarCalls)) % row.variants);
   Context c;
-  c.op = "next_delay";
+  c.op = OpKind::next_delay;
   PolicyParameters p;
   p.spec.form = Form::constructor;
   p.spec.fields = call.policy;
   ordered_json request = ordered_json::object();
   request["id"] = id;
-  request["op"] = "next_delay";
+  request["op"] = op_name(OpKind::next_delay);
   request["policy"] = encode_policy(d, p);
   request["attempt"] = call.attempt;
   request["message_age"] = wire(call.message_age);

@@ -78,58 +78,60 @@ constexpr NumberText kNumberTexts[] = {
 // takes, and the mutants of the .NET port's reader that it alone told apart.
 struct Form {
   std::string_view name;
-  std::string_view op;
+  OpKind op;
   std::string_view line;
 };
 constexpr Form kForms[] = {
     // The reader skips blanks again before each element, so a slip that
     // forgets the blanks right after [ or { shows only when the container
     // is empty.
-    {"a blank inside an empty array", "replay",
+    {"a blank inside an empty array", OpKind::replay,
      R"({"id":ID,"op":"replay","policy":{},"seed":1,"calls":[ ]})"},
-    {"a blank inside an empty object", "schedule", R"({"id":ID,"op":"schedule","policy":{ }})"},
-    {"an id of an empty array and an empty object with blanks", "schedule",
+    {"a blank inside an empty object", OpKind::schedule,
+     R"({"id":ID,"op":"schedule","policy":{ }})"},
+    {"an id of an empty array and an empty object with blanks", OpKind::schedule,
      R"({"id":[ { } ],"op":"schedule","policy":{}})"},
     // -0 is the one negative integer literal a field that must be at least
     // 0 takes: it is the integer 0.
-    {"-0 as the seed", "replay", R"({"id":ID,"op":"replay","policy":{},"seed":-0,"calls":[]})"},
-    {"-0 as the skip", "replay",
+    {"-0 as the seed", OpKind::replay,
+     R"({"id":ID,"op":"replay","policy":{},"seed":-0,"calls":[]})"},
+    {"-0 as the skip", OpKind::replay,
      R"({"id":ID,"op":"replay","policy":{},"seed":1,"skip":-0,"calls":[]})"},
     // Past int64 a reader that wraps modulo 2^64, or says "fits" and leaves
     // 0, makes a valid seed, skip or attempt of a request the core refuses.
-    {"2^64 as the seed", "replay",
+    {"2^64 as the seed", OpKind::replay,
      R"({"id":ID,"op":"replay","policy":{},"seed":18446744073709551616,"calls":[]})"},
-    {"2^64 as the skip", "replay",
+    {"2^64 as the skip", OpKind::replay,
      R"({"id":ID,"op":"replay","policy":{},"seed":1,"skip":18446744073709551616,"calls":[]})"},
-    {"2^64 + 2 as max_attempts", "schedule",
+    {"2^64 + 2 as max_attempts", OpKind::schedule,
      R"({"id":ID,"op":"schedule","policy":{"max_attempts":18446744073709551618}})"},
-    {"10^20 as the seed", "replay",
+    {"10^20 as the seed", OpKind::replay,
      R"({"id":ID,"op":"replay","policy":{},"seed":100000000000000000000,"calls":[]})"},
-    {"2^63 as the seed", "replay",
+    {"2^63 as the seed", OpKind::replay,
      R"({"id":ID,"op":"replay","policy":{},"seed":9223372036854775808,"calls":[]})"},
-    {"-2^63 - 1 as the seed", "replay",
+    {"-2^63 - 1 as the seed", OpKind::replay,
      R"({"id":ID,"op":"replay","policy":{},"seed":-9223372036854775809,"calls":[]})"},
-    {"-2^63 - 1 as the skip", "replay",
+    {"-2^63 - 1 as the skip", OpKind::replay,
      R"({"id":ID,"op":"replay","policy":{},"seed":1,"skip":-9223372036854775809,"calls":[]})"},
-    {"-2^63 - 1 as the attempt", "next_delay",
+    {"-2^63 - 1 as the attempt", OpKind::next_delay,
      R"({"id":ID,"op":"next_delay","policy":{},"attempt":-9223372036854775809,"jitter":false})"},
-    {"-10^19 + 1 as the attempt", "next_delay",
+    {"-10^19 + 1 as the attempt", OpKind::next_delay,
      R"({"id":ID,"op":"next_delay","policy":{},"attempt":-9999999999999999999,"jitter":false})"},
-    {"2^64 as the attempt", "next_delay",
+    {"2^64 as the attempt", OpKind::next_delay,
      R"({"id":ID,"op":"next_delay","policy":{},"attempt":18446744073709551616,"jitter":false})"},
     // +Infinity times a factor of 0 is NaN, the one NaN valid input makes:
     // the contract keeps the infinite delay (drawn, it takes three
     // regimes at once, about once a run).
-    {"+Infinity jittered by a factor of 0", "jittered",
+    {"+Infinity jittered by a factor of 0", OpKind::jittered,
      R"({"id":ID,"op":"jittered","policy":{"jitter_factor":1},"delay":"Infinity","r":0})"},
     // An empty object where the calls array belongs: a reader that takes
     // any container for the array iterates it as no calls, and answers [].
-    {"an empty object as replay's calls", "replay",
+    {"an empty object as replay's calls", OpKind::replay,
      R"({"id":ID,"op":"replay","policy":{},"seed":1,"calls":{}})"},
     // A vector file's line is a request with its answer beside it; a port
     // must take those members and not read them.
-    {"an expect member", "schedule", R"({"id":ID,"op":"schedule","policy":{},"expect":[]})"},
-    {"an expect_error member", "schedule",
+    {"an expect member", OpKind::schedule, R"({"id":ID,"op":"schedule","policy":{},"expect":[]})"},
+    {"an expect_error member", OpKind::schedule,
      R"({"id":ID,"op":"schedule","policy":{},"expect_error":true})"},
 };
 
@@ -167,7 +169,7 @@ FixedLine fixed_line_in_turn(std::size_t turn, std::int64_t id) {
     const NumberText& row = texts[turn];
     std::string line = R"({"id":)" + id_text + R"(,"op":"jittered","policy":{},"delay":)";
     line.append(row.text).append(R"(,"r":0.5})");
-    return {std::move(line), row.text, "jittered", true, turn};
+    return {std::move(line), row.text, OpKind::jittered, true, turn};
   }
   const std::size_t row = turn - texts.size();
   const Form& form = kForms[row];

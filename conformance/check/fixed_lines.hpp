@@ -31,6 +31,8 @@
 #include <string>
 #include <string_view>
 
+#include "conformance/check/op_kind.hpp"
+
 namespace acemq::conformance::generator {
 
 // A number's text of fixed meaning, and what makes a port slip on it.
@@ -47,7 +49,7 @@ std::span<const NumberText> number_texts();
 struct FixedLine {
   std::string line;
   std::string_view name;  // the echoed text, or the form's name
-  std::string_view op;
+  OpKind op = OpKind::jittered;
   bool echo = false;
   std::size_t row = 0;  // in its table
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <random>
 #include <span>
 #include <utility>
@@ -28,7 +29,7 @@ constexpr std::int64_t kMaxStepsAnswered = kMaxSteps + 1;  // attempt 2^20 + 1 i
 // in a request of its op made to be valid, so both sides must answer with an
 // error; `op` is the op the row needs, or any. (A far attempt the generator
 // chose can make the request an error already, at the cost limit.)
-constexpr std::string_view kAnyOp = "any";
+constexpr std::optional<OpKind> kAnyOp = std::nullopt;
 
 // Which variant of its rule an invalid case sends. A rule's discrete
 // choices (which bad value, which member) are the digits of the variant's
@@ -65,10 +66,10 @@ class Variant {
 
 struct InvalidRule {
   std::string_view rule;
-  std::string_view op;
+  std::optional<OpKind> op;
   void (*make)(Dice&, Variant&, ordered_json& request);
   // For a row whose variants span ops: the op of its k-th variant.
-  std::string_view (*op_of_variant)(std::size_t k) = nullptr;
+  OpKind (*op_of_variant)(std::size_t k) = nullptr;
 };
 
 const ordered_json kNaN = "NaN";
@@ -85,7 +86,7 @@ constexpr std::uint64_t kPastInt64[] = {std::uint64_t{1} << 63,
 // list is made from the table, so a member added to it is broken here with
 // no row written by hand.
 struct TableBreak {
-  std::string_view op;
+  OpKind op;
   std::string_view member;
   enum class How : std::uint8_t { value, too_many_calls, missing } how;
   ordered_json value;
@@ -130,27 +131,26 @@ const std::vector<TableBreak>& table_breaks() {
   static const std::vector<TableBreak> breaks = [] {
     std::vector<TableBreak> out;
     bool first_op = true;
-    for (const OpSpec& op : protocol_ops()) {
-      if (!op.not_sent_by_check.empty()) continue;
-      for (const MemberRule& rule : op.members) {
+    for (const OpKind op : kOpKinds) {
+      for (const MemberRule& rule : op_spec(op).members) {
         // id, op and policy are every op's, read before the op's own: broken
         // in the first op's requests only.
         if (!first_op && (rule.name == "id" || rule.name == "op" || rule.name == "policy")) {
           continue;
         }
         for (ordered_json& value : refused_by(rule.type)) {
-          out.push_back({op.name, rule.name, TableBreak::How::value, std::move(value)});
+          out.push_back({op, rule.name, TableBreak::How::value, std::move(value)});
         }
         if (rule.type == MemberType::integer) {
           for (ordered_json& value : outside(rule)) {
-            out.push_back({op.name, rule.name, TableBreak::How::value, std::move(value)});
+            out.push_back({op, rule.name, TableBreak::How::value, std::move(value)});
           }
         }
         if (rule.type == MemberType::calls) {
-          out.push_back({op.name, rule.name, TableBreak::How::too_many_calls, nullptr});
+          out.push_back({op, rule.name, TableBreak::How::too_many_calls, nullptr});
         }
         if (rule.presence == Presence::required || rule.presence == Presence::with_jitter) {
-          out.push_back({op.name, rule.name, TableBreak::How::missing, nullptr});
+          out.push_back({op, rule.name, TableBreak::How::missing, nullptr});
         }
       }
       first_op = false;
@@ -164,7 +164,7 @@ void break_table_row(Dice&, Variant& v, ordered_json& r) {
   const TableBreak& b = v.one_of(std::span<const TableBreak>(table_breaks()));
   const std::string member(b.member);
   // r is read, and so refused, only where jitter is on.
-  if (b.op == "next_delay" && member == "r") r["jitter"] = true;
+  if (b.op == OpKind::next_delay && member == "r") r["jitter"] = true;
   switch (b.how) {
     case TableBreak::How::value: r[member] = b.value; break;
     case TableBreak::How::missing: r.erase(member); break;
@@ -178,7 +178,7 @@ void break_table_row(Dice&, Variant& v, ordered_json& r) {
   }
 }
 
-std::string_view op_of_table_break(std::size_t k) { return table_breaks()[k].op; }
+OpKind op_of_table_break(std::size_t k) { return table_breaks()[k].op; }
 
 const InvalidRule kInvalidRules[] = {
     // The policy.
@@ -313,27 +313,28 @@ const InvalidRule kInvalidRules[] = {
                                                    "expected"};
        r[v.one_of(kMisspelt)] = 1;
      }},
-    {"a member of another op", "schedule",
+    {"a member of another op", OpKind::schedule,
      [](Dice&, Variant&, ordered_json& r) { r["attempt"] = 1; }},
-    {"a member of another op", "jittered",
+    {"a member of another op", OpKind::jittered,
      [](Dice&, Variant&, ordered_json& r) { r["message_age"] = 0.0; }},
-    {"a member of another op", "replay", [](Dice&, Variant&, ordered_json& r) { r["r"] = 0.5; }},
+    {"a member of another op", OpKind::replay,
+     [](Dice&, Variant&, ordered_json& r) { r["r"] = 0.5; }},
     // next_delay.
-    {"attempt below 1", "next_delay",
+    {"attempt below 1", OpKind::next_delay,
      [](Dice&, Variant& v, ordered_json& r) { r["attempt"] = v.either() ? 0 : -1; }},
-    {"attempt checked before the give-up test", "next_delay",
+    {"attempt checked before the give-up test", OpKind::next_delay,
      [](Dice&, Variant&, ordered_json& r) {
        r["policy"] = {{"max_attempts", 1}};
        r["attempt"] = 0;
      }},
-    {"attempt past int64", "next_delay",
+    {"attempt past int64", OpKind::next_delay,
      [](Dice&, Variant& v, ordered_json& r) { r["attempt"] = v.one_of(kPastInt64); }},
-    {"message_age NaN", "next_delay",
+    {"message_age NaN", OpKind::next_delay,
      [](Dice&, Variant&, ordered_json& r) {
        r["message_age"] = kNaN;
        r["jitter"] = false;
      }},
-    {"r outside [0, 1) or not a number", "next_delay",
+    {"r outside [0, 1) or not a number", OpKind::next_delay,
      [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {1.0, -5e-324, "NaN", 1.5, nullptr};
        r.erase("jitter");
@@ -341,7 +342,7 @@ const InvalidRule kInvalidRules[] = {
      }},
     // Out of range even where no jitter applies: a port that checks r only
     // when it draws answers these.
-    {"r outside [0, 1) where no jitter applies", "next_delay",
+    {"r outside [0, 1) where no jitter applies", OpKind::next_delay,
      [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {-5e-324, -0.5, 1.0};
        r["policy"] = {{"max_attempts", 5}, {"initial_delay", v.either() ? 0.0 : 1.0}};
@@ -349,7 +350,7 @@ const InvalidRule kInvalidRules[] = {
        r.erase("jitter");
        r["r"] = v.one_of(kBad);
      }},
-    {"r missing where jitter is on", "next_delay",
+    {"r missing where jitter is on", OpKind::next_delay,
      [](Dice&, Variant& v, ordered_json& r) {
        if (v.either()) {
          r.erase("jitter");
@@ -358,7 +359,7 @@ const InvalidRule kInvalidRules[] = {
        }
        r.erase("r");
      }},
-    {"next_delay past the cost limit", "next_delay",
+    {"next_delay past the cost limit", OpKind::next_delay,
      [](Dice&, Variant& v, ordered_json& r) {
        // No cap and a multiplier that creeps: the running value does not
        // settle, so an attempt past 2^20 + 1 is beyond the cost limit.
@@ -370,12 +371,12 @@ const InvalidRule kInvalidRules[] = {
        r["jitter"] = false;
      }},
     // jittered.
-    {"delay NaN or not a number", "jittered",
+    {"delay NaN or not a number", OpKind::jittered,
      [](Dice&, Variant& v, ordered_json& r) {
        r["delay"] = v.either() ? kNaN : ordered_json("x");
      }},
     // replay.
-    {"a replay call not two elements", "replay",
+    {"a replay call not two elements", OpKind::replay,
      [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {ordered_json::array({1}), ordered_json::array({1, 0, 0}),
                                            "x", ordered_json::object({{"attempt", 1}})};
@@ -383,14 +384,14 @@ const InvalidRule kInvalidRules[] = {
      }},
     // A bad age is refused by two different checks: a number that is NaN by
     // the contract's rule, anything else by the protocol's; a row each.
-    {"a replay call with a bad attempt, or age NaN", "replay",
+    {"a replay call with a bad attempt, or age NaN", OpKind::replay,
      [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {ordered_json::array({1.5, 0}),
                                            ordered_json::array({0, 0}),
                                            ordered_json::array({1, "NaN"})};
        r["calls"].push_back(v.one_of(kBad));
      }},
-    {"a replay call with an age not a number", "replay",
+    {"a replay call with an age not a number", OpKind::replay,
      [](Dice&, Variant& v, ordered_json& r) {
        static const ordered_json kBad[] = {ordered_json::array({1, "old"}),
                                            ordered_json::array({1, nullptr})};
@@ -400,14 +401,12 @@ const InvalidRule kInvalidRules[] = {
     // row of the protocol's table refuses.
     {"a member breaks its row of the protocol's table", kAnyOp, break_table_row, op_of_table_break},
     // schedule.
-    {"a schedule longer than 65,536 entries", "schedule",
+    {"a schedule longer than 65,536 entries", OpKind::schedule,
      [](Dice&, Variant& v, ordered_json& r) {
        r["policy"] = {
            {"max_attempts", v.either() ? kMaxScheduleEntries + 2 : std::int64_t{1} << 40}};
      }},
 };
-
-constexpr std::string_view kOpNames[] = {"schedule", "next_delay", "jittered", "replay"};
 
 // Each row of kInvalidRules: how many variants it has, counted by a probe,
 // and where they start among the variants of the rules of its name.
@@ -421,9 +420,8 @@ const std::vector<VariantCount>& variant_counts() {
     std::mt19937_64 engine(0);
     Dice d(engine);
     for (const InvalidRule& rule : kInvalidRules) {
-      const std::string_view op = rule.op_of_variant != nullptr ? rule.op_of_variant(0)
-                                  : rule.op == kAnyOp           ? kOpNames[0]
-                                                                : rule.op;
+      const OpKind op =
+          rule.op_of_variant != nullptr ? rule.op_of_variant(0) : rule.op.value_or(kOpKinds[0]);
       ordered_json request = valid_request(d, Profile::full, 0, op);
       Variant probe(0);
       rule.make(d, probe, request);
@@ -454,9 +452,10 @@ InvalidRequest invalid_request(Dice& d, Profile profile, std::int64_t id, std::s
   std::size_t row = 0;
   while (k >= counts[row].variants) k -= counts[row++].variants;
   const InvalidRule& rule = kInvalidRules[row];
-  const std::string_view op = rule.op_of_variant != nullptr ? rule.op_of_variant(k)
-                              : rule.op == kAnyOp           ? d.one_of(kOpNames)
-                                                            : rule.op;
+  // Any op is drawn only for a row that fits any: the draw moves the dice.
+  const OpKind op = rule.op_of_variant != nullptr ? rule.op_of_variant(k)
+                    : rule.op.has_value()         ? *rule.op
+                                                  : d.one_of(kOpKinds);
   ordered_json request = valid_request(d, profile, id, op);
   Variant variant(k);
   rule.make(d, variant, request);

@@ -15,13 +15,14 @@
 #include <nlohmann/json.hpp>
 
 #include "conformance/check/dice.hpp"
+#include "conformance/check/op_kind.hpp"
 #include "conformance/check/reference_profile.hpp"
 
 namespace acemq::conformance::generator {
 
 struct InvalidRequest {
   nlohmann::ordered_json request;
-  std::string_view op;
+  OpKind op;
   std::string_view rule;
   // Which of the variants of the rules of this name (from 0).
   std::size_t variant = 0;

@@ -8,16 +8,15 @@
 #pragma once
 
 #include <cstdint>
-#include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "conformance/check/dice.hpp"
+#include "conformance/check/op_kind.hpp"
 #include "conformance/check/reference_profile.hpp"
 
 namespace acemq::conformance::generator {
 
-nlohmann::ordered_json valid_request(Dice& d, Profile profile, std::int64_t id,
-                                     std::string_view op);
+nlohmann::ordered_json valid_request(Dice& d, Profile profile, std::int64_t id, OpKind op);
 
 }  // namespace acemq::conformance::generator

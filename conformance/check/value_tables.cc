@@ -6,6 +6,7 @@
 
 #include "acemq/model/edge_values.hpp"
 #include "conformance/check/doubles.hpp"
+#include "conformance/check/op_kind.hpp"
 #include "conformance/protocol/limits.hpp"
 
 namespace acemq::conformance::generator {
@@ -18,9 +19,9 @@ constexpr std::int64_t kSeedMax = kMaxSeed;
 
 bool for_replay(const Context& c) { return c.replay; }
 bool for_schedule_in_full(const Context& c) {
-  return c.op == "schedule" && c.profile == Profile::full;
+  return c.op == OpKind::schedule && c.profile == Profile::full;
 }
-bool for_calls(const Context& c) { return c.op != "schedule"; }
+bool for_calls(const Context& c) { return c.op != OpKind::schedule; }
 bool with_age_limit(const Context& c) { return c.age_limit > 0.0; }
 bool on_huge_policy(const Context& c) { return c.max_attempts > 100000; }
 
