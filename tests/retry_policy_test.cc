@@ -566,7 +566,7 @@ TEST(FastPath, CappedPolicyAnswersAttemptOneBillionAtOnce) {
 // ---- Jitter and the draw discipline ----
 
 TEST(Jitter, ReferenceExamples) {
-  // Answers from the Ruby reference (conformance/README.md).
+  // Answers from the Ruby reference (docs/protocol.md, Examples).
   const RetryPolicy policy({.jitter_factor = 0.2});
   EXPECT_EQ(bits_of(policy.jittered_with_draw(1.5s, 0.0)), bits_of(1.2000000000000002));
   const RetryPolicy exp = RetryPolicy::exponential(5, 0.5s);

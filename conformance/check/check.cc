@@ -49,7 +49,7 @@ constexpr std::size_t kBurstAnswersBeforeLongest = std::size_t{16} << 10;
 
 // The conversation's last request, sent without its LF before the
 // adapter's input closes: a last line without LF is still a request
-// (conformance/README.md, Lines), answered once; a reader that drops it,
+// (docs/protocol.md, Lines), answered once; a reader that drops it,
 // or answers a stale byte after it, shows nowhere else.
 constexpr std::string_view kLastLine =
     R"({"id":"the last line, without its LF","op":"schedule","policy":{"max_attempts":3,"initial_delay":0.5}})";
@@ -435,7 +435,7 @@ bool Checker::judge(const std::string& line, const ParsedLine& parsed, const Ori
     // fault, not the conversation: 9007199254740993 comes back 9007199254740992.
     const char* hint = same_as_doubles(core.id, asked.port->id)
                            ? " (read through a binary64 double? A number id is echoed by value, "
-                             "an integer within int64 exactly: conformance/README.md, Requests)"
+                             "an integer within int64 exactly: docs/protocol.md, Requests)"
                            : " (out of step with its input?)";
     out_ << "ADAPTER FAILED: answered id " << clipped_json(asked.port->id, kShown)
          << " to a request with id " << clipped_json(core.id, kShown) << hint << context

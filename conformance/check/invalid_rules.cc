@@ -25,7 +25,7 @@ namespace edges = model::edges;
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t kMaxStepsAnswered = kMaxSteps + 1;  // attempt 2^20 + 1 is always answered
 
-// Each row breaks one rule of the protocol (conformance/README.md, Errors)
+// Each row breaks one rule of the protocol (docs/protocol.md, Errors)
 // in a request of its op made to be valid, so both sides must answer with an
 // error; `op` is the op the row needs, or any. (A far attempt the generator
 // chose can make the request an error already, at the cost limit.)

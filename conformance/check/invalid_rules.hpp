@@ -1,5 +1,5 @@
 // Invalid requests: each row of kInvalidRules (invalid_rules.cc) breaks one
-// rule of the protocol (conformance/README.md, Errors) in a request of its
+// rule of the protocol (docs/protocol.md, Errors) in a request of its
 // op made to be valid, so both sides must answer with an error.
 //
 // A rule's discrete choices (which bad value, which member) make its

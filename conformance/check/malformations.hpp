@@ -1,5 +1,5 @@
 // Malformed lines: a valid request's line, broken so that it is no JSON
-// object within the protocol's limits (conformance/README.md, Requests),
+// object within the protocol's limits (docs/protocol.md, Requests),
 // so both sides must refuse the line, with a null id.
 //
 // The kinds, kMalformations in malformations.cc, and each kind's variants are

@@ -114,7 +114,7 @@ const IdForm kIdForms[] = {
 // Numeric ids a port mangles when its JSON reader holds a number as a
 // binary64 double (JavaScript's JSON.parse, a Python float(id)) or as an
 // int64, each with what it catches; check compares them by value
-// (same_id, conformance/README.md, Requests). Sent in turn, not by weight:
+// (same_id, docs/protocol.md, Requests). Sent in turn, not by weight:
 // a drawn id is a case number, nowhere near 2^53. Every kNumericIdEvery-th
 // valid case takes the next row's text instead of its drawn id, after the
 // draw, so every other case's dice are as they were.
@@ -189,7 +189,7 @@ std::string with_integral_numbers(const std::string& line,
 }
 
 // "7.0" as 7, "-0.0" as -0: an integer literal is a number too, and -0 is
-// the integer zero, +0.0 (conformance/README.md).
+// the integer zero, +0.0 (docs/protocol.md, Requests).
 std::string integral_as_integers(const std::string& line) {
   return with_integral_numbers(
       line, [](std::string_view digits, std::size_t) { return std::string(digits); });
@@ -287,7 +287,7 @@ const Layout kLayouts[] = {
     {"a CR and spaces inside the object", 2,
      [](const std::string& line) { return std::string(line).insert(1, " \r\t "); }},
     // An integer literal is a number too, and -0 is the integer zero, +0.0
-    // (conformance/README.md). The reference profile keeps doubles: Ruby
+    // (docs/protocol.md, Requests). The reference profile keeps doubles: Ruby
     // would do integer arithmetic on integers.
     {"integral numbers as integers: 7.0 as 7, -0.0 as -0 (which is +0.0)", 2, integral_as_integers,
      true},

@@ -8,7 +8,7 @@
 //     "result" or a non-empty string "error" that is not an "internal:" one
 //     (those mean a rule the handler forgot to check) and carries none of
 //     the JSON reader's or the core's own wording (the protocol speaks for
-//     itself: conformance/README.md, Errors);
+//     itself: docs/protocol.md, Errors);
 //   - "id" is the request's id (the same value: a float id comes back in
 //     shortest round-trip form), or null when the request had none or was
 //     no JSON object;
@@ -291,7 +291,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check_answer(line, first);
   if (conf::answer_line(kProbe) != probe_answer) broken("no state: the probe changed", line, first);
   // A sample draws from the default source, the one state a conversation
-  // keeps (conformance/README.md): asked again, it gives the next draws.
+  // keeps (docs/protocol.md, Ops): asked again, it gives the next draws.
   const conf::ParsedLine parsed = conf::parse_request(line);
   const auto* asked = std::get_if<conf::Request>(&parsed);
   const bool samples = asked != nullptr && std::holds_alternative<conf::SampleCall>(asked->op);

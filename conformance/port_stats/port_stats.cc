@@ -121,7 +121,7 @@ int run(const PortStatsOptions& options, std::ostream& out, std::ostream& progre
     out << "ADAPTER FAILED: " << sampler.failure() << "\nFAILED TO TEST: in cell " << cell
         << " after " << stats::duration_text(progress.elapsed_seconds()) << "\n";
     if (cell == threads_name) {
-      out << "  (does the adapter implement sample's \"threads\"? conformance/README.md, "
+      out << "  (does the adapter implement sample's \"threads\"? docs/protocol.md, "
              "Ops; --threads 1 leaves the threads cell out)\n";
     }
     return failed_to_test(options, out, "cell " + cell, sampler.failure(), since_start());

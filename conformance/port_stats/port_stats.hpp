@@ -3,7 +3,7 @@
 //
 // `check` injects the draw r, so it proves a port's arithmetic and nothing
 // about the source its users get. This asks the adapter for `sample`s
-// (conformance/README.md): first the exact cell (delay 1, jitter factor 1,
+// (docs/protocol.md, Ops): first the exact cell (delay 1, jitter factor 1,
 // whose delays are 2r bit for bit), from which the source's resolution is
 // measured against the contract's rule of 53 bits (docs/contract.md §5,
 // stats/battery/resolution.hpp); then the jittered delays of every cell of

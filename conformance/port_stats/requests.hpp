@@ -1,4 +1,4 @@
-// requests: the sample requests `stats --impl` sends (conformance/README.md,
+// requests: the sample requests `stats --impl` sends (docs/protocol.md,
 // Ops), and the plan that orders them: cell by cell, the exact cell first,
 // each cell's n in chunks of at most kMaxSampleCount consecutive calls.
 #pragma once

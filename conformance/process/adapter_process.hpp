@@ -35,7 +35,7 @@ class AdapterProcess {
   Outcome send(std::string_view request, std::chrono::milliseconds timeout);
   Outcome receive(std::string& answer, std::chrono::milliseconds timeout);
   // Bytes as they are, no LF added: several request lines in one write, or
-  // a last line without its LF (conformance/README.md, Lines).
+  // a last line without its LF (docs/protocol.md, Lines).
   Outcome write(std::string_view bytes, std::chrono::milliseconds timeout);
   // Waits until the adapter has read all that was written (the pipe holds
   // nothing), so that the next write reaches it in a read of its own.

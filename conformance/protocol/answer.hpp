@@ -47,7 +47,7 @@ std::string format_result(const Answer& answer);
 // is not in the grammar.
 std::optional<Answer> expected_answer(const nlohmann::json& vector_line);
 
-// Whether an answer's id is the request's (conformance/README.md, Requests):
+// Whether an answer's id is the request's (docs/protocol.md, Requests):
 // equal as JSON values, numbers by value. An integer literal within int64
 // stands for that integer; any other number (a fraction, an exponent, or an
 // integer beyond int64) for the binary64 nearest its text; two numbers are

@@ -70,8 +70,8 @@ ordered_json refusals() {
 ordered_json protocol_description() {
   ordered_json d;
   d["about"] =
-      "The AceMQ retry-policy conformance protocol's table (conformance/README.md, The "
-      "protocol), written by `retry-policy protocol`; do not edit by hand.";
+      "The AceMQ retry-policy conformance protocol's table (docs/protocol.md), "
+      "written by `retry-policy protocol`; do not edit by hand.";
   d["line"] = {
       {"encoding",
        "UTF-8 JSON, one object a line, ended by LF (a last line without one is still a request)"},

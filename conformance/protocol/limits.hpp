@@ -1,4 +1,4 @@
-// The protocol's limits (conformance/README.md, Limits): chosen so that no
+// The protocol's limits (docs/protocol.md, Limits): chosen so that no
 // request line can hang or exhaust a server, and stated once here for every
 // tool that reads or writes the protocol.
 #pragma once

@@ -1,7 +1,7 @@
 // PolicySpec: a policy as a request or a command line describes it, before
 // the core makes it: which form (the constructor or a factory), the values
 // of its fields, and the copies applied after it (give_up_after, then
-// with_jitter, conformance/README.md, `policy`).
+// with_jitter, docs/protocol.md, `policy`).
 //
 // The forms and their members are written once, in two tables: the
 // protocol reads and names members by them, the command line maps them to

@@ -578,7 +578,7 @@ TEST(ProtocolIds, EchoedAsGivenOrNull) {
             R"({"id":2,"ok":true,"result":[]})");
 }
 
-// check's rule for an echoed id (conformance/README.md, Requests): an
+// check's rule for an echoed id (docs/protocol.md, Requests): an
 // integer literal within int64 is that integer, exactly; any other number is
 // the double nearest its text; -0 is 0. One row an id a port might write back.
 struct IdRow {

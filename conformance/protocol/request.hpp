@@ -1,7 +1,7 @@
 // Request: one line of the protocol, parsed once into a typed value.
 //
 // parse_request reads a line's bytes exactly once, and either every rule of
-// the grammar holds (conformance/README.md, Lines and Requests: one JSON
+// the grammar holds (docs/protocol.md, Lines and Requests: one JSON
 // object, the members of its op and nothing else, each of its type) and the
 // line is a Request, or it is Unanswerable with the refusal that names the
 // field. What the core then refuses (a policy it does not validate, an
@@ -26,7 +26,7 @@
 
 namespace acemq::conformance {
 
-// The ops, one alternative each (conformance/README.md, Ops).
+// The ops, one alternative each (docs/protocol.md, Ops).
 struct ScheduleCall {};
 struct NextDelayCall {
   std::int64_t attempt = 1;

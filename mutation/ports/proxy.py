@@ -10,7 +10,7 @@ that a mutant meets only the request lines that reach its site.
       are listed, and answers every other line with the unmutated answer.
 
 A line whose run never evaluates the mutant's switch is answered exactly as
-the original answers it (every request is independent: conformance/README.md),
+the original answers it (every request is independent: docs/protocol.md),
 so `check` sees the same bytes it would see from the whole mutant adapter,
 and the verdict is the verdict of `check` itself. The proxy waits for each
 answer before it reads the next line, which is what lets the traced run

@@ -2,7 +2,7 @@
 """The Python port's adapter: speaks the conformance protocol on stdin/stdout.
 
 One JSON request a line in, one answer a line out, flushed, until end of
-input (conformance/README.md has the protocol). Run by
+input (docs/protocol.md has the protocol). Run by
 `retry-policy check --impl "python3 conformance/adapters/python/adapter.py"`.
 
 The adapter is the protocol's second implementation as much as the port's
@@ -304,7 +304,7 @@ def gives_up(policy, attempt, message_age):
 def within_cost_limit(policy, attempt, message_age):
     """Whether next_delay(attempt, message_age) is within the protocol's cost
     limit: it gives up, or its answer rests on at most 2^20 multiplications
-    of the schedule loop, counting the early exits (conformance/README.md)."""
+    of the schedule loop, counting the early exits (docs/protocol.md, Limits)."""
     if attempt < 1 or math.isnan(message_age) or gives_up(policy, attempt, message_age):
         return True  # nothing to walk: an answer, or the argument's own error
     if attempt - 1 <= MAX_STEPS:

@@ -202,7 +202,7 @@ module ConformanceAdapter
     id = request['id']
     %({"id":#{JSON.generate(id, ascii_only: true)},"ok":true,"result":#{wire(result(request))}})
   rescue StandardError => e
-    # Answers are ASCII (conformance/README.md, Answers): ascii_only escapes the rest.
+    # Answers are ASCII (docs/protocol.md, Answers): ascii_only escapes the rest.
     %({"id":#{JSON.generate(id, ascii_only: true)},"ok":false,) +
       %("error":#{JSON.generate("#{e.class}: #{e.message}".scrub, ascii_only: true)}})
   end

@@ -7,7 +7,7 @@ Python port's arithmetic, drawing from a child process.
 COMMAND is one of this folder's source programs (README.md): it reads
 requests "T N" on stdin and answers N draws of the source under test, one a
 line, drawn by T threads of its language at once when T > 1. This adapter
-speaks the protocol's `sample` op (conformance/README.md) with the Python
+speaks the protocol's `sample` op (docs/protocol.md, Ops) with the Python
 port's adapter and port (../../adapters/python), unchanged but for the
 default source and for `threads`, which are the child's threads instead of
 Python's, so what `retry-policy stats` reads is the foreign source and

@@ -7,7 +7,7 @@
 // the reference's loop, one operation at a time, in the reference's order,
 // with no early exit, so schedule_entry is O(attempt) by design; the one
 // walk with exits, protocol_cost, is the protocol's cost limit as
-// conformance/README.md states it.
+// docs/protocol.md states it.
 //
 // Rejections throw Rejected naming the parameter with the core's own enum
 // (acemq/amqp/invalid_parameter.hpp), so a harness can ask the core for an
@@ -171,7 +171,7 @@ inline Jittered next_delay(const Options& o, std::int64_t attempt, double messag
   return {clamp_at_zero(jittered(o, delay, r)), true};
 }
 
-// ---- The protocol's cost limit (conformance/README.md, Limits) ---------------
+// ---- The protocol's cost limit (docs/protocol.md, Limits) ---------------
 
 // How many multiplications of the loop above next_delay(attempt) needs once
 // the running value settles: attempt - 1, or fewer where it stops changing

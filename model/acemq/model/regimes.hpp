@@ -135,7 +135,7 @@ inline Regimes regimes_of_entry(const Options& o, std::int64_t entry, std::int64
 inline constexpr std::int64_t kCostEdgeWalk = kHugeAttemptSteps + 2;
 
 // The regimes of a huge attempt at the protocol's cost limit, where ports
-// disagree on which calls are answered (conformance/README.md, Limits).
+// disagree on which calls are answered (docs/protocol.md, Limits).
 // Creeping under a cap needs no walk; the other two walk the model's
 // protocol_cost up to kCostEdgeWalk steps (a few milliseconds), and only when
 // the caller's `walk_limit` allows a walk that long.

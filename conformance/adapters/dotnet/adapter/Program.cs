@@ -1,4 +1,4 @@
-// RetryPolicyAdapter speaks the conformance protocol (conformance/README.md
+// RetryPolicyAdapter speaks the conformance protocol (docs/protocol.md
 // in the acemq-retry repository) for the .NET port: one JSON request a line
 // on stdin, one answer a line on stdout, flushed, until end of input.
 //

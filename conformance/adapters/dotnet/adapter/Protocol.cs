@@ -17,12 +17,12 @@ namespace AceMQ.Amqp.Conformance
     }
 
     /// <summary>
-    /// The protocol (conformance/README.md, "The protocol") on the port:
+    /// The protocol (docs/protocol.md) on the port:
     /// request line in, answer line out. Each rule is one sentence there.
     /// </summary>
     public static class Protocol
     {
-        // The protocol's limits (conformance/README.md, Limits). The unit test
+        // The protocol's limits (docs/protocol.md, Limits). The unit test
         // finds them, and JsonReader.MaxDepth, by name (Max<Limit>, SeedMax) to
         // hold them to protocol.json.
         public const int MaxLineBytes = 1 << 20;      // a longer request line is an error
@@ -256,7 +256,7 @@ namespace AceMQ.Amqp.Conformance
         /// A call that gives up, or whose arguments are invalid, walks nothing;
         /// otherwise its answer must rest on at most 2^20 multiplications of
         /// the schedule loop, counting the contract's early exits
-        /// (conformance/README.md, The cost limit).
+        /// (docs/protocol.md, Limits).
         /// </summary>
         public static bool WithinCostLimit(RetryPolicy policy, long attempt, double messageAge)
         {

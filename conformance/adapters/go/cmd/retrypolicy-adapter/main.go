@@ -1,4 +1,4 @@
-// retrypolicy-adapter speaks the conformance protocol (conformance/README.md
+// retrypolicy-adapter speaks the conformance protocol (docs/protocol.md
 // in the acemq-retry repository) for the Go port: one JSON request a line on
 // stdin, one answer a line on stdout, flushed, until end of input.
 //
@@ -16,7 +16,7 @@ import (
 	"strconv"
 )
 
-// The protocol's limits (conformance/README.md, Limits).
+// The protocol's limits (docs/protocol.md, Limits).
 const (
 	maxLineBytes       = 1 << 20 // a longer request line is an error
 	maxDepth           = 32      // arrays and objects nest at most this deep

@@ -266,7 +266,7 @@ func policyFrom(v interface{}) (retrypolicy.RetryPolicy, error) {
 // withinCostLimit: a call that gives up, or whose arguments are invalid,
 // walks nothing; otherwise its answer must rest on at most 2^20
 // multiplications of the schedule loop, counting the contract's early exits
-// (conformance/README.md, The cost limit).
+// (docs/protocol.md, Limits).
 func withinCostLimit(policy retrypolicy.RetryPolicy, attempt int64, messageAge float64) bool {
 	if attempt < 1 || math.IsNaN(messageAge) || policy.GivesUp(attempt, messageAge) {
 		return true

@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * The Java port's adapter: speaks the conformance protocol
- * (conformance/README.md, The protocol) on stdin and stdout for
+ * (docs/protocol.md) on stdin and stdout for
  * {@link RetryPolicy}: one JSON request a line in, one answer a line out,
  * flushed, until the end of input, then exit 0.
  *

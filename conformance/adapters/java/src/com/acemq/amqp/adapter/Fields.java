@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reading a request's fields by the protocol's rules (conformance/README.md,
+ * Reading a request's fields by the protocol's rules (docs/protocol.md,
  * Requests): numbers, integers, draws, booleans, required and unknown
  * members. Every refusal is a {@link ProtocolError} naming the field.
  */

@@ -15,7 +15,7 @@ import java.util.Map;
  * A strict JSON reader (RFC 8259) for one request line, and the writer of
  * values read by it. The JDK has no JSON library and Jackson is not allowed
  * here, so this is the protocol's reader, and it is as strict as the protocol
- * (conformance/README.md, Requests): exactly one value; no byte-order mark;
+ * (docs/protocol.md, Requests): exactly one value; no byte-order mark;
  * valid UTF-8; no lone surrogate; no bare {@code NaN} or {@code Infinity};
  * no number beyond binary64; no control character or NUL byte in a string;
  * nothing but JSON whitespace after the value; nesting at most 32.

@@ -12,7 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.function.DoubleSupplier;
 
 /**
- * The protocol's ops (conformance/README.md, Ops), as a table: each op is the
+ * The protocol's ops (docs/protocol.md, Ops), as a table: each op is the
  * members a request of it takes and its answer. A new op is one more entry
  * in {@link #TABLE}.
  */
@@ -20,7 +20,7 @@ final class Ops {
     private Ops() {
     }
 
-    // The protocol's limits (conformance/README.md, Limits). ProtocolTableTest
+    // The protocol's limits (docs/protocol.md, Limits). ProtocolTableTest
     // finds them, and Adapter's, by name (MAX_<limit>, SEED_MAX) to hold them
     // to protocol.json.
     static final int MAX_SCHEDULE_ENTRIES = 1 << 16;
@@ -90,7 +90,7 @@ final class Ops {
      * limit: it gives up or has invalid arguments (nothing to walk), or its
      * answer rests on at most 2^20 multiplications of the schedule loop,
      * counting the contract's early exits. The loop is the protocol's own
-     * statement of it (conformance/README.md, The cost limit).
+     * statement of it (docs/protocol.md, Limits).
      */
     static boolean withinCostLimit(RetryPolicy policy, long attempt, double messageAge) {
         if (attempt < 1 || Double.isNaN(messageAge) || policy.givesUp(attempt, messageAge)) {

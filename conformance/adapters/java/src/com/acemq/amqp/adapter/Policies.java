@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A request's {@code policy} (conformance/README.md, policy): the
+ * A request's {@code policy} (docs/protocol.md, policy): the
  * constructor's fields by name, or a factory; the port makes and validates
  * the base policy, then {@code give_up_after}, then {@code with_jitter}, each
  * validating its own argument, so a copy cannot repair an invalid base.
