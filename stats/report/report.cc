@@ -146,14 +146,15 @@ std::string resolution_markdown(const ResolutionOutcome& o) {
                                        : "") +
         "; a source of " + std::to_string(r.min_bits) + " bits or more on a binary grid shows " +
         std::to_string(r.min_bits) + " or more.\n";
-  md += "- Spacing: the smallest gap between two distinct draws of a window is 2^" +
-        (std::isfinite(r.smallest_gap) ? number_text(std::round(std::log2(r.smallest_gap) * 10) / 10)
-                                       : std::string("-inf")) +
-        " over " + std::to_string(s.distinct_pairs) +
-        " ordered pairs of distinct draws; a source of " + std::to_string(r.min_bits) +
-        " bits leaves a gap that wide with probability at most " + p_text(r.spacing_p) +
-        ". Every grid coarser than 2^-" + number_text(std::floor(r.certain_bits * 10) / 10) +
-        ", binary or not, is rejected with certainty at this n.\n";
+  md +=
+      "- Spacing: the smallest gap between two distinct draws of a window is 2^" +
+      (std::isfinite(r.smallest_gap) ? number_text(std::round(std::log2(r.smallest_gap) * 10) / 10)
+                                     : std::string("-inf")) +
+      " over " + std::to_string(s.distinct_pairs) +
+      " ordered pairs of distinct draws; a source of " + std::to_string(r.min_bits) +
+      " bits leaves a gap that wide with probability at most " + p_text(r.spacing_p) +
+      ". Every grid coarser than 2^-" + number_text(std::floor(r.certain_bits * 10) / 10) +
+      ", binary or not, is rejected with certainty at this n.\n";
   md += "- Repeats: " + std::to_string(s.repeats) +
         " draws equal an earlier draw of their window (at most " + std::to_string(s.most_distinct) +
         " distinct a window); a source of " + std::to_string(r.min_bits) + " bits repeats " +
@@ -362,8 +363,9 @@ std::filesystem::path write_report(const std::filesystem::path& dir, const RunRe
       p_text(per_test) + ").";
   if (!run.known_bad.empty()) md += " Known-bad doubles are outside the family.";
   md += "\n";
-  md += "- KS acceptance band: sqrt(n)·D <= " + number_text(std::round(run.ks_critical * 1e4) / 1e4) +
-        ".\n";
+  md +=
+      "- KS acceptance band: sqrt(n)·D <= " + number_text(std::round(run.ks_critical * 1e4) / 1e4) +
+      ".\n";
   md += "- The cells took " + std::to_string(static_cast<long long>(std::lround(run.seconds))) +
         " s, each cell's wall time summed over cells";
   if (run.wall_seconds) {
