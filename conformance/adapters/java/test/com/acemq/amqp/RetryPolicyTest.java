@@ -1,6 +1,5 @@
 package com.acemq.amqp;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -21,8 +20,7 @@ import java.util.function.DoubleSupplier;
  * </pre>
  */
 public final class RetryPolicyTest {
-    private static int checks;
-    private static final List<String> failures = new ArrayList<>();
+    private static final Tally tally = new Tally();
 
     private RetryPolicyTest() {
     }
@@ -34,13 +32,7 @@ public final class RetryPolicyTest {
     }
 
     private static void report(String name, boolean ok, String got, String want) {
-        checks++;
-        if (ok) {
-            System.out.println("ok    " + name + ": " + got);
-        } else {
-            System.out.println("FAIL  " + name + ": got " + got + ", want " + want);
-            failures.add(name);
-        }
+        tally.record(name, ok, ok ? got : "got " + got + ", want " + want);
     }
 
     private static void same(String name, double got, double want) {
@@ -414,12 +406,6 @@ public final class RetryPolicyTest {
         drawDiscipline();
         walk();
         factories();
-        System.out.println();
-        if (failures.isEmpty()) {
-            System.out.println("PASS: " + checks + " checks");
-            return;
-        }
-        System.out.println("FAIL: " + failures.size() + " of " + checks + " checks: " + failures);
-        System.exit(1);
+        tally.finish();
     }
 }

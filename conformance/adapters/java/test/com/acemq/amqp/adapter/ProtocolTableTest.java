@@ -1,5 +1,6 @@
 package com.acemq.amqp.adapter;
 
+import com.acemq.amqp.Tally;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -28,18 +29,13 @@ public final class ProtocolTableTest {
     /** The classes that declare the protocol's limits, as MAX_* and SEED_MAX constants. */
     private static final List<Class<?>> LIMIT_HOLDERS = List.of(Adapter.class, Ops.class);
 
-    private static int checks;
-    private static final List<String> failures = new ArrayList<>();
+    private static final Tally tally = new Tally();
 
     private ProtocolTableTest() {
     }
 
     private static void check(String name, boolean ok, String detail) {
-        checks++;
-        System.out.println((ok ? "ok    " : "FAIL  ") + name + (ok || detail.isEmpty() ? "" : ": " + detail));
-        if (!ok) {
-            failures.add(name);
-        }
+        tally.record(name, ok, ok ? "" : detail);
     }
 
     private static Map<?, ?> object(Object v) {
@@ -121,12 +117,6 @@ public final class ProtocolTableTest {
         System.out.println("table " + path);
         limits(table);
         ops(table);
-        System.out.println();
-        if (failures.isEmpty()) {
-            System.out.println("PASS: " + checks + " checks");
-            return;
-        }
-        System.out.println("FAIL: " + failures.size() + " of " + checks + " checks: " + failures);
-        System.exit(1);
+        tally.finish();
     }
 }

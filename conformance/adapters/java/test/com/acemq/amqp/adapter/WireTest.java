@@ -2,6 +2,7 @@ package com.acemq.amqp.adapter;
 
 import com.acemq.amqp.RetryPolicy;
 import com.acemq.amqp.RubyRandom;
+import com.acemq.amqp.Tally;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -28,18 +29,13 @@ import java.util.SplittableRandom;
  * </pre>
  */
 public final class WireTest {
-    private static int checks;
-    private static final List<String> failures = new ArrayList<>();
+    private static final Tally tally = new Tally();
 
     private WireTest() {
     }
 
     private static void check(String name, boolean ok, String detail) {
-        checks++;
-        System.out.println((ok ? "ok    " : "FAIL  ") + name + (detail.isEmpty() ? "" : ": " + detail));
-        if (!ok) {
-            failures.add(name);
-        }
+        tally.record(name, ok, detail);
     }
 
     private static String write(double x) {
@@ -574,12 +570,6 @@ public final class WireTest {
         sampleStream();
         sampleThreads();
         replaySkip();
-        System.out.println();
-        if (failures.isEmpty()) {
-            System.out.println("PASS: " + checks + " checks");
-            return;
-        }
-        System.out.println("FAIL: " + failures.size() + " of " + checks + " checks: " + failures);
-        System.exit(1);
+        tally.finish();
     }
 }
