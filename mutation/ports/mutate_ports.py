@@ -652,7 +652,8 @@ def summarise(port, rows, seconds, args):
     say(f"{port.name}: {len(rows)} mutants: {killed} killed ({hung} by hanging), "
         f"{equivalent} equivalent, {counts['out of scope']} out of check's scope, "
         f"{counts['not compiled']} did not compile, {missed} missed, {counts['stale']} stale: "
-        f"{score:.1f}% of the non-equivalent killed ({seconds:.0f} s)")
+        f"{report.score_text({'killed': killed, 'missed': missed, 'stale': counts['stale']})} "
+        f"of the non-equivalent killed ({seconds:.0f} s)")
     for r in rows:
         if r["verdict"] in MISSED:
             say(f"  {r['verdict'].upper()}  [{r['id']}] {r['key']}\n"
@@ -697,7 +698,7 @@ def new_survivors(summaries, args):
     for s in summaries:
         missed = [r for r in s["rows"] if r["verdict"] in MISSED]
         found += [(s["port"], r) for r in missed]
-        lines.append(f"| {s['port']} | {s['mutants']} | {s['killed']} | {s['score']:.1f}% | "
+        lines.append(f"| {s['port']} | {s['mutants']} | {s['killed']} | {report.score_text(s)} | "
                      f"{len(missed)} | {s['seconds']:.0f} s |")
     lines.append("")
     if found:
@@ -800,7 +801,7 @@ def main():
                 out.write(text)
     failing = [s for s in summaries if s["score"] < THRESHOLD or s["stale"]]
     for s in summaries:
-        say(f"{'SCORE' if args.report_only else 'GATE'} {s['port']}: {s['score']:.1f}% of "
+        say(f"{'SCORE' if args.report_only else 'GATE'} {s['port']}: {report.score_text(s)} of "
             f"{s['killed'] + s['missed'] + s['stale']} non-equivalent mutants killed (at least "
             f"{THRESHOLD:g}%), {s['stale']} stale")
     if args.report_only:
