@@ -21,8 +21,9 @@ command whose output it must agree with:
   vector file);
 - docs/measurements.md's budget table, as scripts/harness declares the
   budgets;
-- every relative link of README.md and docs/measurements.md: the file
-  exists, and so does the heading a `#fragment` names (GitHub's anchors).
+- every relative link of every markdown page of the tree (build trees
+  aside): the file exists, and so does the heading a `#fragment` names
+  (GitHub's anchors), so moving a section or a file breaks no page.
 
 A phrase the README no longer has is a failure too: when a figure is taken
 out of the README, take its claim out of here. Prints each claim with both
@@ -310,8 +311,10 @@ def main():
         holds("docs/measurements.md's budgets", stated, derived,
               "scripts/harness's declare -A budget")
 
-    check_links(args.source, "README.md")
-    check_links(args.source, "docs/measurements.md")
+    for page in sorted(args.source.rglob("*.md")):
+        relative = page.relative_to(args.source)
+        if not relative.parts[0].startswith(("build", ".")):
+            check_links(args.source, str(relative))
 
     return finish()
 
