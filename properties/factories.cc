@@ -135,7 +135,7 @@ void equality_compares_the_six_values(Cases& cases) {
   require((b == a) == want, "equality is not symmetric for ", describe(q));
 }
 
-const Property kRows[] = {
+const Property kFactoriesRows[] = {
     {"FixedIsConstant",
      fixed_is_constant,
      {},
@@ -166,6 +166,6 @@ const Property kRows[] = {
 
 }  // namespace
 
-std::span<const Property> factories_properties() { return kRows; }
+std::span<const Property> factories_properties() { return kFactoriesRows; }
 
 }  // namespace acemq::props

@@ -66,7 +66,7 @@ void gives_up_after_last_attempt(Cases& /*cases*/) {
   }
 }
 
-const Property kRows[] = {
+const Property kGivingUpRows[] = {
     {"GivesUpAtAgeLimit",
      gives_up_at_age_limit,
      {{Regime::age_at_limit, 0.05}, {Regime::huge_attempt, 0.1}},
@@ -85,6 +85,6 @@ const Property kRows[] = {
 
 }  // namespace
 
-std::span<const Property> giving_up_properties() { return kRows; }
+std::span<const Property> giving_up_properties() { return kGivingUpRows; }
 
 }  // namespace acemq::props

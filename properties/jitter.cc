@@ -112,7 +112,7 @@ void never_negative_nor_nan(Cases& /*cases*/) {
   }
 }
 
-const Property kRows[] = {
+const Property kJitterRows[] = {
     {"JitterStaysInBand",
      jitter_stays_in_band,
      {},
@@ -138,6 +138,6 @@ const Property kRows[] = {
 
 }  // namespace
 
-std::span<const Property> jitter_properties() { return kRows; }
+std::span<const Property> jitter_properties() { return kJitterRows; }
 
 }  // namespace acemq::props

@@ -76,7 +76,7 @@ void jittered_matches_model(Cases& cases) {
   }
 }
 
-const Property kRows[] = {
+const Property kMatchesModelRows[] = {
     {"ScheduleMatchesModel",
      schedule_matches_model,
      {{Regime::cap_passed, 0.12},
@@ -114,6 +114,6 @@ const Property kRows[] = {
 
 }  // namespace
 
-std::span<const Property> matches_model_properties() { return kRows; }
+std::span<const Property> matches_model_properties() { return kMatchesModelRows; }
 
 }  // namespace acemq::props

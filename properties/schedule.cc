@@ -177,7 +177,7 @@ void lazy_range_matches_schedule(Cases& /*cases*/) {
   }
 }
 
-const Property kRows[] = {
+const Property kScheduleRows[] = {
     {"ScheduleLength",
      schedule_length,
      {},
@@ -213,6 +213,6 @@ const Property kRows[] = {
 
 }  // namespace
 
-std::span<const Property> schedule_properties() { return kRows; }
+std::span<const Property> schedule_properties() { return kScheduleRows; }
 
 }  // namespace acemq::props

@@ -207,7 +207,7 @@ void ruby_random_matches_genrand_res53(Cases& /*cases*/) {
   }
 }
 
-const Property kRows[] = {
+const Property kSourcesRows[] = {
     {"NoDrawWithoutJitter",
      no_draw_without_jitter,
      {},
@@ -246,6 +246,6 @@ const Property kRows[] = {
 
 }  // namespace
 
-std::span<const Property> sources_properties() { return kRows; }
+std::span<const Property> sources_properties() { return kSourcesRows; }
 
 }  // namespace acemq::props

@@ -184,7 +184,7 @@ void valid_policies_accepted(Cases& /*cases*/) {
   (void)RetryPolicy::exponential(p->max_attempts, p->initial_delay, p->max_delay);
 }
 
-const Property kRows[] = {
+const Property kValidationRows[] = {
     {"BadPolicyRejectedNamingField",
      bad_policy_rejected_naming_field,
      {},
@@ -214,6 +214,6 @@ const Property kRows[] = {
 
 }  // namespace
 
-std::span<const Property> validation_properties() { return kRows; }
+std::span<const Property> validation_properties() { return kValidationRows; }
 
 }  // namespace acemq::props

@@ -187,7 +187,7 @@ void walk_matches_plain_walk(Cases& cases) {
   }
 }
 
-const Property kRows[] = {
+const Property kWalkRows[] = {
     {"FastPathMatchesPlainLoop",
      fast_path_matches_plain_loop,
      {{Regime::cap_passed, 0.15},
@@ -224,6 +224,6 @@ const Property kRows[] = {
 
 }  // namespace
 
-std::span<const Property> walk_properties() { return kRows; }
+std::span<const Property> walk_properties() { return kWalkRows; }
 
 }  // namespace acemq::props

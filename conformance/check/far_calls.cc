@@ -21,8 +21,6 @@ namespace {
 using nlohmann::ordered_json;
 namespace edges = model::edges;
 
-constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
-
 struct FarCall {
   amqp::RetryPolicy::Options policy;
   std::int64_t attempt = 0;

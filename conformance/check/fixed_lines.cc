@@ -76,12 +76,12 @@ constexpr NumberText kNumberTexts[] = {
 
 // Whole lines, ID where the id goes: each form is one a drawn request never
 // takes, and the mutants of the .NET port's reader that it alone told apart.
-struct Form {
+struct WholeLine {
   std::string_view name;
   OpKind op;
   std::string_view line;
 };
-constexpr Form kForms[] = {
+constexpr WholeLine kWholeLines[] = {
     // The reader skips blanks again before each element, so a slip that
     // forgets the blanks right after [ or { shows only when the container
     // is empty.
@@ -172,12 +172,12 @@ FixedLine fixed_line_in_turn(std::size_t turn, std::int64_t id) {
     return {std::move(line), row.text, OpKind::jittered, true, turn};
   }
   const std::size_t row = turn - texts.size();
-  const Form& form = kForms[row];
+  const WholeLine& form = kWholeLines[row];
   std::string line(form.line);
   if (const std::size_t at = line.find("ID"); at != std::string::npos) line.replace(at, 2, id_text);
   return {std::move(line), form.name, form.op, false, row};
 }
 
-std::size_t fixed_line_count() { return number_texts().size() + std::size(kForms); }
+std::size_t fixed_line_count() { return number_texts().size() + std::size(kWholeLines); }
 
 }  // namespace acemq::conformance::generator

@@ -1,6 +1,7 @@
 #include "conformance/check/hard_numbers.hpp"
 #include "conformance/check/fixed_lines.hpp"
 #include "conformance/check/line_edits.hpp"
+#include "conformance/check/turns.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -341,21 +342,6 @@ const HardNumber kHardNumbers[] = {
      "lines' number texts (fixed_lines.hpp), here in a field that is not echoed"},
 };
 
-// Every (row, variant) pair, the first variant of every row first.
-struct Turn {
-  std::size_t row;
-  std::size_t variant;
-};
-std::vector<Turn> all_turns() {
-  std::vector<Turn> turns;
-  for (std::size_t variant = 0;; ++variant) {
-    const std::size_t before = turns.size();
-    for (std::size_t row = 0; row < std::size(kHardNumbers); ++row)
-      if (variant < kHardNumbers[row].variants) turns.push_back({row, variant});
-    if (turns.size() == before) return turns;
-  }
-}
-
 thread_local HardNumberScope* current_scope = nullptr;
 
 }  // namespace
@@ -368,7 +354,7 @@ HardNumberScope::HardNumberScope(HardNumberTurns& turns, bool may_change_meaning
 HardNumberScope::~HardNumberScope() { current_scope = outer_; }
 
 std::string hard_numbers_laid_out(const std::string& line) {
-  static const std::vector<Turn> kTurns = all_turns();
+  static const std::vector<Turn> kTurns = turns_of(kHardNumbers);
   HardNumberTurns outside;  // no scope: the first turn, every time
   HardNumberTurns& turns = current_scope != nullptr ? current_scope->turns_ : outside;
   for (std::size_t k = 0; k < kTurns.size(); ++k) {

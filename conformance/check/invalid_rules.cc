@@ -22,7 +22,6 @@ namespace {
 using nlohmann::ordered_json;
 namespace edges = model::edges;
 
-constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t kMaxStepsAnswered = kMaxSteps + 1;  // attempt 2^20 + 1 is always answered
 
 // Each row breaks one rule of the protocol (docs/protocol.md, Errors)

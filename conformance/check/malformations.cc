@@ -4,6 +4,7 @@
 
 #include "conformance/check/case_generator.hpp"
 #include "conformance/check/line_edits.hpp"
+#include "conformance/check/turns.hpp"
 #include "conformance/protocol/limits.hpp"
 
 namespace acemq::conformance {
@@ -224,29 +225,12 @@ const Malformation kMalformations[] = {
      }},
 };
 
-// Every (kind, variant) pair, the first variant of every kind first: a short
-// run still sends every kind, and a run of at least kMalformationVariants
-// malformed lines sends every variant.
-struct Turn {
-  std::size_t kind;
-  std::size_t variant;
-};
-std::vector<Turn> all_turns() {
-  std::vector<Turn> turns;
-  for (std::size_t variant = 0;; ++variant) {
-    const std::size_t before = turns.size();
-    for (std::size_t kind = 0; kind < std::size(kMalformations); ++kind)
-      if (variant < kMalformations[kind].variants) turns.push_back({kind, variant});
-    if (turns.size() == before) return turns;
-  }
-}
-
 }  // namespace
 
 MalformedLine malformed_line(Dice& d, const std::string& valid, std::size_t turn) {
-  static const std::vector<Turn> kTurns = all_turns();
+  static const std::vector<Turn> kTurns = turns_of(kMalformations);
   const Turn& at = kTurns[turn % kTurns.size()];
-  const Malformation& m = kMalformations[at.kind];
+  const Malformation& m = kMalformations[at.row];
   return {m.make(d, valid, at.variant), m.name, at.variant};
 }
 

@@ -14,7 +14,6 @@ namespace {
 
 namespace edges = model::edges;
 
-constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t kSeedMax = kMaxSeed;
 
 bool for_replay(const Context& c) { return c.replay; }

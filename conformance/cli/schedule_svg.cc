@@ -224,7 +224,7 @@ class Legend {
   std::string out_;
 };
 
-std::string describe(const amqp::RetryPolicy& p) {
+std::string caption_of(const amqp::RetryPolicy& p) {
   return "max_attempts " + std::to_string(p.max_attempts()) + " · initial_delay " +
          human_number(p.initial_delay().count()) + " s · multiplier " +
          human_number(p.multiplier()) + " · max_delay " + human_number(p.max_delay().count()) +
@@ -272,7 +272,7 @@ std::string schedule_svg(const amqp::RetryPolicy& policy, const std::vector<Sche
                       : "no age limit") +
          "</text>\n";
   out += "<text x='" + px(kLeft) + "' y='50' font-size='13' fill='#424242'>" +
-         xml_escaped(describe(policy)) + "</text>\n";
+         xml_escaped(caption_of(policy)) + "</text>\n";
   if (rows.empty()) {
     out += "<text x='" + px(kLeft) + "' y='" + px(top1) +
            "' font-size='16'>No retries: max_attempts " + std::to_string(policy.max_attempts()) +

@@ -23,7 +23,7 @@ std::string number(double x) {
   return text;
 }
 
-std::string describe(const RetryPolicy& p) {
+std::string heading_of(const RetryPolicy& p) {
   return "RetryPolicy(max_attempts: " + std::to_string(p.max_attempts()) +
          ", initial_delay: " + number(p.initial_delay().count()) +
          ", multiplier: " + number(p.multiplier()) +
@@ -156,7 +156,7 @@ std::string schedule_table(const RetryPolicy& policy) {
     return out + "\n";
   };
 
-  std::string out = describe(policy) + "\n";
+  std::string out = heading_of(policy) + "\n";
   out +=
       "Seconds, to 4 significant digits (--json gives every value exact). Row k is the wait "
       "after attempt k fails;\njitter moves it anywhere from least to most, d(1 - f) to "

@@ -5,9 +5,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string_view>
 
 namespace acemq::conformance {
+
+// The wire's integers are int64s: one outside this range is refused, never
+// wrapped, and the generators send both ends and one past them.
+inline constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
+inline constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 
 // A request line longer than this (1 MiB, not counting the newline) is an
 // error; `serve` drops the excess without storing it.

@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace acemq::conformance {
 
@@ -102,5 +103,16 @@ struct Filled {
 // unfilled stays as written, which the table's test reports.
 std::string refusal_words(Refuse kind, std::initializer_list<Filled> holes = {});
 Refusal refusal(Refuse kind, std::string field, std::initializer_list<Filled> holes = {});
+
+// Thrown by the request parser and the responder from deep inside their
+// readers, and caught once at each one's entry, where it becomes an answer.
+struct Refused {
+  Refusal refusal;
+};
+
+[[noreturn]] inline void refuse(Refuse kind, std::string field,
+                                std::initializer_list<Filled> holes = {}) {
+  throw Refused{refusal(kind, std::move(field), holes)};
+}
 
 }  // namespace acemq::conformance

@@ -16,18 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
-constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
-
-// Thrown by the readers below, caught once in parse_request.
-struct Refused {
-  Refusal refusal;
-};
-
-[[noreturn]] void fail(Refuse kind, std::string field, std::initializer_list<Filled> holes = {}) {
-  throw Refused{refusal(kind, std::move(field), holes)};
-}
-
 // Text quoted in an error message, cut short: the message must name the
 // field, not repeat a megabyte of input.
 std::string clipped(std::string text) {
@@ -75,14 +63,14 @@ const json* member(const json& object, std::string_view key) {
 
 const json& required(const json& object, std::string_view key, const std::string& field) {
   const json* value = member(object, key);
-  if (value == nullptr) fail(Refuse::missing, field);
+  if (value == nullptr) refuse(Refuse::missing, field);
   return *value;
 }
 
 double number_at(const json& value, const std::string& field) {
   const std::optional<double> number = wire_number(value);
   if (!number) {
-    fail(Refuse::not_a_number, field, {{"got", quote(value)}});
+    refuse(Refuse::not_a_number, field, {{"got", quote(value)}});
   }
   return *number;
 }
@@ -109,15 +97,15 @@ std::int64_t integer_at(const json& value, const std::string& field, std::int64_
     const std::int64_t n = value.get<std::int64_t>();
     if (n >= lowest && n <= highest) return n;
   } else {
-    fail(Refuse::not_an_integer, field, {{"range", range}, {"got", quote(value)}});
+    refuse(Refuse::not_an_integer, field, {{"range", range}, {"got", quote(value)}});
   }
-  fail(Refuse::integer_out_of_range, field, {{"range", range}, {"got", quote(value)}});
+  refuse(Refuse::integer_out_of_range, field, {{"range", range}, {"got", quote(value)}});
 }
 
 double draw_at(const json& value, const std::string& field) {
   const double r = number_at(value, field);
   // Checked here, even when no draw is taken, so the rule is one sentence.
-  if (!(r >= 0.0 && r < 1.0)) fail(Refuse::draw_out_of_range, field, {{"got", format_number(r)}});
+  if (!(r >= 0.0 && r < 1.0)) refuse(Refuse::draw_out_of_range, field, {{"got", format_number(r)}});
   return r;
 }
 
@@ -131,8 +119,8 @@ void only_members(const json& object, std::span<const std::string_view> allowed,
   };
   for (const auto& [key, value] : object.items()) {
     if (listed(allowed, key) || listed(also, key)) continue;
-    fail(Refuse::not_a_member, std::string(prefix) + quoted_key(key),
-         {{"whose", what}, {"members", joined(allowed)}});
+    refuse(Refuse::not_a_member, std::string(prefix) + quoted_key(key),
+           {{"whose", what}, {"members", joined(allowed)}});
   }
 }
 
@@ -158,15 +146,15 @@ std::string factory_names() {
 }
 
 PolicySpec policy_spec(const json& p) {
-  if (!p.is_object()) fail(Refuse::policy_not_an_object, "policy", {{"got", quote(p)}});
+  if (!p.is_object()) refuse(Refuse::policy_not_an_object, "policy", {{"got", quote(p)}});
   const json* factory_member = member(p, "factory");
   const Factory* factory = &factory_of(Form::constructor);
   if (factory_member != nullptr) {
     const std::string name = factory_member->is_string() ? factory_member->get<std::string>() : "";
     factory = factory_named(name);
     if (factory == nullptr) {
-      fail(Refuse::unknown_factory, "policy.factory",
-           {{"factories", factory_names()}, {"got", quote(*factory_member)}});
+      refuse(Refuse::unknown_factory, "policy.factory",
+             {{"factories", factory_names()}, {"got", quote(*factory_member)}});
     }
   }
   // The members the form takes, as the error lists them.
@@ -184,7 +172,7 @@ PolicySpec policy_spec(const json& p) {
   for (const FactoryField& field : factory->fields) {
     const json* value = member(p, field.member);
     if (value == nullptr) {
-      if (field.required) fail(Refuse::missing, "policy." + std::string(field.member));
+      if (field.required) refuse(Refuse::missing, "policy." + std::string(field.member));
       continue;
     }
     read_member(*value, *policy_member(field.member), spec);
@@ -235,7 +223,7 @@ NextDelayCall next_delay_call(const json& request) {
     call.message_age = number_at(*age, "message_age");
   }
   if (const json* value = member(request, kJitter.name)) {
-    if (!value->is_boolean()) fail(Refuse::not_a_boolean, "jitter", {{"got", quote(*value)}});
+    if (!value->is_boolean()) refuse(Refuse::not_a_boolean, "jitter", {{"got", quote(*value)}});
     call.jitter = value->get<bool>();
   }
   // Without jitter `r` is not read at all: neither required nor checked.
@@ -252,17 +240,17 @@ ReplayCall replay_call(const json& request) {
   replay.seed = static_cast<std::uint32_t>(integer_of(required(request, kSeed), kSeed));
   if (const json* skip = member(request, kSkip.name)) replay.skip = integer_of(*skip, kSkip);
   const json& calls = required(request, kCalls);
-  if (!calls.is_array()) fail(Refuse::calls_not_an_array, "calls", {{"got", quote(calls)}});
+  if (!calls.is_array()) refuse(Refuse::calls_not_an_array, "calls", {{"got", quote(calls)}});
   if (calls.size() > static_cast<std::size_t>(kCalls.highest)) {
-    fail(Refuse::too_many_calls, "calls",
-         {{"n", std::to_string(calls.size())}, {"limit", std::to_string(kCalls.highest)}});
+    refuse(Refuse::too_many_calls, "calls",
+           {{"n", std::to_string(calls.size())}, {"limit", std::to_string(kCalls.highest)}});
   }
   replay.calls.reserve(calls.size());
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const std::string field = "calls[" + std::to_string(i) + "]";
     const json& call = calls[i];
     if (!call.is_array() || call.size() != 2) {
-      fail(Refuse::call_not_a_pair, field, {{"got", quote(call)}});
+      refuse(Refuse::call_not_a_pair, field, {{"got", quote(call)}});
     }
     replay.calls.push_back(
         {integer_at(call[0], field + "[0] (attempt)", kAttempt.lowest, kAttempt.highest),
@@ -277,14 +265,14 @@ SampleCall sample_call(const json& request) {
   // told apart from one that is no count at all.
   sample.count = integer_at(required(request, kCount), "count", kCount.lowest, kInt64Max);
   if (sample.count > kCount.highest) {
-    fail(Refuse::too_many_draws, "count",
-         {{"n", std::to_string(sample.count)}, {"limit", std::to_string(kCount.highest)}});
+    refuse(Refuse::too_many_draws, "count",
+           {{"n", std::to_string(sample.count)}, {"limit", std::to_string(kCount.highest)}});
   }
   const json* delay = member(request, kSampleDelay.name);
   const json* attempt = member(request, kSampleAttempt.name);
   if ((delay == nullptr) == (attempt == nullptr)) {
-    if (delay == nullptr) fail(Refuse::neither_delay_nor_attempt, "delay");
-    fail(Refuse::both_delay_and_attempt, "attempt");
+    if (delay == nullptr) refuse(Refuse::neither_delay_nor_attempt, "delay");
+    refuse(Refuse::both_delay_and_attempt, "attempt");
   }
   if (delay != nullptr) {
     sample.of = number_at(*delay, "delay");
@@ -343,7 +331,7 @@ std::size_t op_of(const json& request) {
       if (op.get_ref<const std::string&>() == kOps[i].name) return i;
     }
   }
-  fail(Refuse::unknown_op, "op", {{"ops", op_names()}, {"got", quote(op)}});
+  refuse(Refuse::unknown_op, "op", {{"ops", op_names()}, {"got", quote(op)}});
 }
 
 std::vector<std::string_view> names_of(std::span<const MemberRule> members) {
@@ -493,14 +481,14 @@ json parse_json(std::string_view line) {
   // answer the bytes before it; a NUL is never JSON (not whitespace, and
   // raw in a string it is a control character), so the line is malformed.
   if (const std::size_t nul = line.find('\0'); nul != std::string_view::npos) {
-    fail(Refuse::nul_byte, "line", {{"column", std::to_string(nul + 1)}});
+    refuse(Refuse::nul_byte, "line", {{"column", std::to_string(nul + 1)}});
   }
   if (!nesting_within(line, kMaxDepth)) {
-    fail(Refuse::too_deep, "line", {{"limit", std::to_string(kMaxDepth)}});
+    refuse(Refuse::too_deep, "line", {{"limit", std::to_string(kMaxDepth)}});
   }
   // nlohmann skips a byte-order mark; the protocol, like RFC 8259 for
   // network text, does not allow one.
-  if (line.starts_with("\xEF\xBB\xBF")) fail(Refuse::byte_order_mark, "line");
+  if (line.starts_with("\xEF\xBB\xBF")) refuse(Refuse::byte_order_mark, "line");
   try {
     return json::parse(line.begin(), line.end());
   } catch (const json::exception&) {
@@ -522,7 +510,7 @@ namespace {
 ParsedLine request_of(const json& request) {
   json id;  // null until the request is known to have one
   try {
-    if (!request.is_object()) fail(Refuse::not_an_object, "line", {{"got", quote(request)}});
+    if (!request.is_object()) refuse(Refuse::not_an_object, "line", {{"got", quote(request)}});
     if (const json* given = member(request, "id")) id = *given;
     const std::size_t op = op_of(request);
     only_members(request, names_of(kOps[op].members), kVectorLineMembers, "",

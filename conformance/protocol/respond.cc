@@ -24,15 +24,6 @@ using amqp::Jitter;
 using amqp::RetryPolicy;
 using amqp::Seconds;
 
-// Thrown while answering, caught once in respond.
-struct Refused {
-  Refusal refusal;
-};
-
-[[noreturn]] void fail(Refuse kind, std::string field, std::initializer_list<Filled> holes = {}) {
-  throw Refused{refusal(kind, std::move(field), holes)};
-}
-
 // The core's refusal in the protocol's words, naming the request's field:
 // its rule, and the value in wire form. A NaN refused by the rule that names
 // NaN is not shown twice.
@@ -40,13 +31,13 @@ struct Refused {
   const std::string_view rule = amqp::rule_text(e.rule());
   const InvalidParameter::Value value = e.value();
   if (const auto* whole = std::get_if<std::int64_t>(&value)) {
-    fail(Refuse::core_rule, std::move(field), {{"rule", rule}, {"got", std::to_string(*whole)}});
+    refuse(Refuse::core_rule, std::move(field), {{"rule", rule}, {"got", std::to_string(*whole)}});
   }
   const double number = std::get<double>(value);
   if (e.rule() == amqp::Rule::not_nan && std::isnan(number)) {
-    fail(Refuse::core_rule_nan, std::move(field), {{"rule", rule}});
+    refuse(Refuse::core_rule_nan, std::move(field), {{"rule", rule}});
   }
-  fail(Refuse::core_rule, std::move(field), {{"rule", rule}, {"got", format_number(number)}});
+  refuse(Refuse::core_rule, std::move(field), {{"rule", rule}, {"got", format_number(number)}});
 }
 
 RetryPolicy policy_of(const PolicySpec& spec) {
@@ -68,7 +59,7 @@ struct CallFields {
 std::optional<double> next_delay(const RetryPolicy& policy, std::int64_t attempt,
                                  double message_age, const CallFields& fields, const auto& call) {
   if (!within_cost_limit(policy, attempt, message_age)) {
-    fail(Refuse::cost_limit, fields.attempt, {{"attempt", std::to_string(attempt)}});
+    refuse(Refuse::cost_limit, fields.attempt, {{"attempt", std::to_string(attempt)}});
   }
   try {
     const std::optional<Seconds> delay = call();
@@ -86,8 +77,8 @@ using Items = std::vector<std::optional<double>>;
 Items answer(const ScheduleCall&, const RetryPolicy& policy, const SampleSource&) {
   const std::int64_t entries = policy.max_attempts() - 1;
   if (entries > kMaxScheduleEntries) {
-    fail(Refuse::schedule_too_long, "policy.max_attempts",
-         {{"n", std::to_string(entries)}, {"limit", std::to_string(kMaxScheduleEntries)}});
+    refuse(Refuse::schedule_too_long, "policy.max_attempts",
+           {{"n", std::to_string(entries)}, {"limit", std::to_string(kMaxScheduleEntries)}});
   }
   Items items;
   for (const Seconds delay : policy.delays()) items.emplace_back(delay.count());

@@ -41,7 +41,7 @@ TEST_P(GridCell, JitterIsUniformSymmetricAndIndependent) {
   }
 }
 
-std::string test_name(const testing::TestParamInfo<std::size_t>& info) {
+std::string cell_name(const testing::TestParamInfo<std::size_t>& info) {
   std::string name = grid().at(info.param).name();
   for (char& c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
@@ -49,7 +49,7 @@ std::string test_name(const testing::TestParamInfo<std::size_t>& info) {
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Stats, GridCell, testing::Range<std::size_t>(0, grid().size()), test_name);
+INSTANTIATE_TEST_SUITE_P(Stats, GridCell, testing::Range<std::size_t>(0, grid().size()), cell_name);
 
 }  // namespace
 }  // namespace acemq::stats

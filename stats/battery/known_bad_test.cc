@@ -31,17 +31,17 @@ namespace {
 using amqp::RetryPolicy;
 using amqp::Seconds;
 
-constexpr std::uint64_t kSeed = 20240004;
+constexpr std::uint64_t kKnownBadSeed = 20240004;
 
 class KnownBadDouble : public testing::TestWithParam<std::tuple<std::size_t, double>> {};
 
 TEST_P(KnownBadDouble, IsRejected) {
   const KnownBad bad = known_bad().at(std::get<0>(GetParam()));
   const double factor = std::get<1>(GetParam());
-  const Job job = known_bad_job(bad, factor, kSeed, kCommitSamples);
+  const Job job = known_bad_job(bad, factor, kKnownBadSeed, kCommitSamples);
   const double alpha = per_test_alpha(family_size());
   std::cout << bad.name << " (" << bad.bug << "): d = " << job.info.delay << ", f = " << factor
-            << ", seed " << kSeed << ", n " << job.info.n << ", alpha " << alpha << "\n";
+            << ", seed " << kKnownBadSeed << ", n " << job.info.n << ", alpha " << alpha << "\n";
 
   Accumulator accumulator;
   const BatteryState state = run_slice(job, 0, job.info.segments(), accumulator);
@@ -60,7 +60,7 @@ TEST_P(KnownBadDouble, IsRejected) {
   }
 }
 
-std::string test_name(const testing::TestParamInfo<std::tuple<std::size_t, double>>& info) {
+std::string factor_name(const testing::TestParamInfo<std::tuple<std::size_t, double>>& info) {
   std::string name = known_bad().at(std::get<0>(info.param)).name + "_f" +
                      std::to_string(static_cast<int>(std::get<1>(info.param) * 100));
   for (char& c : name) {
@@ -103,8 +103,8 @@ TEST_P(KnownBadResolution, IsMeasured) {
   const KnownBad bad = known_bad().at(GetParam());
   const double alpha = per_test_alpha(family_size());
   const ResolutionOutcome o =
-      resolution_of(bad.stream(kExactDelay, kExactFactor, kSeed), kCommitSamples, alpha);
-  std::cout << bad.name << " (" << bad.bug << "), exact cell, seed " << kSeed << ", n "
+      resolution_of(bad.stream(kExactDelay, kExactFactor, kKnownBadSeed), kCommitSamples, alpha);
+  std::cout << bad.name << " (" << bad.bug << "), exact cell, seed " << kKnownBadSeed << ", n "
             << kCommitSamples << ", alpha " << alpha << ": " << o.result.estimate << "; p "
             << o.result.p_value << "; " << o.verdict << "\n";
   const bool expected = std::find(bad.caught_by.begin(), bad.caught_by.end(),
@@ -123,11 +123,11 @@ TEST(KnownBadResolution, TheCoresSourcesMeetTheContract) {
     const RetryPolicy policy({.max_attempts = 2, .jitter_factor = kExactFactor});
     std::function<double()> draw;
     if (source == SourceKind::ruby) {
-      draw = [random = amqp::RubyRandom(static_cast<std::uint32_t>(kSeed))]() mutable {
+      draw = [random = amqp::RubyRandom(static_cast<std::uint32_t>(kKnownBadSeed))]() mutable {
         return random();
       };
     } else {
-      amqp::DefaultSource::seed_this_thread(kSeed);
+      amqp::DefaultSource::seed_this_thread(kKnownBadSeed);
       draw = [] { return amqp::DefaultSource{}(); };
     }
     const JitterStream stream = [&](std::span<double> out) {
@@ -156,7 +156,7 @@ INSTANTIATE_TEST_SUITE_P(Stats, KnownBadResolution,
 INSTANTIATE_TEST_SUITE_P(Stats, KnownBadDouble,
                          testing::Combine(testing::Range<std::size_t>(0, known_bad().size()),
                                           testing::ValuesIn(kFactors)),
-                         test_name);
+                         factor_name);
 
 }  // namespace
 }  // namespace acemq::stats

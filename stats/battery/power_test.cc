@@ -28,7 +28,7 @@ namespace {
 
 constexpr std::size_t kN = 2500;
 constexpr int kReplications = 4000;
-constexpr std::uint64_t kSeed = 99;
+constexpr std::uint64_t kPowerSeed = 99;
 
 // pcg64: the simulations' cost is mostly their draws, and it is faster than
 // std::mt19937_64.
@@ -63,7 +63,7 @@ double two_piece(Engine& engine, double delta) {
 // `replicate` draws one sample into its state and returns the test's result.
 template <class Replicate>
 double rejection_rate(Replicate replicate) {
-  Engine engine(kSeed);
+  Engine engine(kPowerSeed);
   int rejected = 0;
   for (int i = 0; i < kReplications; ++i) rejected += replicate(engine).p_value < alpha();
   return static_cast<double>(rejected) / kReplications;

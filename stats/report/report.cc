@@ -27,7 +27,7 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 }
 
 // JSON has no NaN or infinity; such a statistic is written as its text.
-nlohmann::json number(double x) {
+nlohmann::json json_number(double x) {
   if (std::isfinite(x)) return x;
   return number_text(x);
 }
@@ -62,8 +62,8 @@ nlohmann::json outcome_json(const Outcome& o, bool seeded) {
   for (std::size_t i = 0; i < o.analysis.tests.size(); ++i) {
     const TestResult& t = o.analysis.tests[i];
     tests.push_back({{"name", t.name},
-                     {"statistic", number(t.statistic)},
-                     {"p_value", number(t.p_value)},
+                     {"statistic", json_number(t.statistic)},
+                     {"p_value", json_number(t.p_value)},
                      {"rejected", static_cast<bool>(o.rejected.at(i))}});
   }
   return {{"name", o.job.name},
@@ -84,7 +84,7 @@ nlohmann::json outcome_json(const Outcome& o, bool seeded) {
             {"ok", o.range.ok()}}},
           {"first_values", first_values_json(o.first_values)},
           {"unrepresentable", unrepresentable_json(o.unrepresentable)},
-          {"ks_d", number(o.analysis.picture.ks_d)},
+          {"ks_d", json_number(o.analysis.picture.ks_d)},
           {"tests", tests},
           {"failed", o.failed()},
           {"seconds", o.seconds},
@@ -98,7 +98,7 @@ nlohmann::json resolution_json(const ResolutionOutcome& o) {
   return {{"verdict", o.verdict},
           {"rejected", o.rejected},
           {"estimate", r.estimate},
-          {"bits", number(r.bits)},
+          {"bits", json_number(r.bits)},
           {"exact", r.exact},
           {"min_bits", r.min_bits},
           {"contract_bits", kContractBits},
@@ -108,18 +108,18 @@ nlohmann::json resolution_json(const ResolutionOutcome& o) {
           {"windows", s.windows},
           {"distinct_pairs", s.distinct_pairs},
           {"smallest_gap", number_text(r.smallest_gap)},
-          {"spacing_certain_bits", number(r.certain_bits)},
+          {"spacing_certain_bits", json_number(r.certain_bits)},
           {"repeats", s.repeats},
-          {"repeats_expected", number(r.repeats_expected)},
+          {"repeats_expected", json_number(r.repeats_expected)},
           {"most_distinct", s.most_distinct},
           {"stuck", r.stuck},
           {"decimal_unit", r.decimal_unit < 0 ? nlohmann::json(nullptr)
                                               : nlohmann::json(decimal_unit_name(r.decimal_unit))},
-          {"dyadic_p_value", number(r.dyadic_p)},
-          {"spacing_p_value", number(r.spacing_p)},
-          {"repeats_p_value", number(r.repeats_p)},
-          {"p_value", number(r.p_value)},
-          {"contract_p_value", number(r.contract_p_value)},
+          {"dyadic_p_value", json_number(r.dyadic_p)},
+          {"spacing_p_value", json_number(r.spacing_p)},
+          {"repeats_p_value", json_number(r.repeats_p)},
+          {"p_value", json_number(r.p_value)},
+          {"contract_p_value", json_number(r.contract_p_value)},
           {"range",
            {{"lo", number_text(s.range.lo)},
             {"hi", number_text(s.range.hi)},
@@ -227,13 +227,13 @@ nlohmann::json fleet_json(const FleetOutcome& f) {
           {"outside", f.outside},
           {"tests",
            {{{"name", r.shared.name},
-             {"statistic", number(r.shared.statistic)},
-             {"p_value", number(r.shared.p_value)},
+             {"statistic", json_number(r.shared.statistic)},
+             {"p_value", json_number(r.shared.p_value)},
              {"rejected", f.shared_rejected},
              {"finding", r.shared_words}},
             {{"name", r.clustered.name},
-             {"statistic", number(r.clustered.statistic)},
-             {"p_value", number(r.clustered.p_value)},
+             {"statistic", json_number(r.clustered.statistic)},
+             {"p_value", json_number(r.clustered.p_value)},
              {"rejected", f.clustered_rejected},
              {"finding", r.clustered_words}}}},
           {"svg", "svg/fleet.svg"},

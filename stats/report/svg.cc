@@ -12,7 +12,7 @@ namespace {
 constexpr int kWidth = 760;
 constexpr int kHeight = 620;
 
-std::string number(double x, const char* format = "%.4g") {
+std::string svg_number(double x, const char* format = "%.4g") {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, format, x);
   return buffer;
@@ -39,35 +39,37 @@ class Svg {
 
   void text(double x, double y, const std::string& s, const char* anchor = "start",
             const char* extra = "") {
-    out_ += "<text x=\"" + number(x) + "\" y=\"" + number(y) + "\" text-anchor=\"" + anchor +
-            "\" " + extra + ">" + xml_escaped(s) + "</text>\n";
+    out_ += "<text x=\"" + svg_number(x) + "\" y=\"" + svg_number(y) + "\" text-anchor=\"" +
+            anchor + "\" " + extra + ">" + xml_escaped(s) + "</text>\n";
   }
 
   void line(double x1, double y1, double x2, double y2, const char* style) {
-    out_ += "<line x1=\"" + number(x1) + "\" y1=\"" + number(y1) + "\" x2=\"" + number(x2) +
-            "\" y2=\"" + number(y2) + "\" " + style + "/>\n";
+    out_ += "<line x1=\"" + svg_number(x1) + "\" y1=\"" + svg_number(y1) + "\" x2=\"" +
+            svg_number(x2) + "\" y2=\"" + svg_number(y2) + "\" " + style + "/>\n";
   }
 
   void rect(double x, double y, double w, double h, const char* style) {
-    out_ += "<rect x=\"" + number(x) + "\" y=\"" + number(y) + "\" width=\"" + number(w) +
-            "\" height=\"" + number(h) + "\" " + style + "/>\n";
+    out_ += "<rect x=\"" + svg_number(x) + "\" y=\"" + svg_number(y) + "\" width=\"" +
+            svg_number(w) + "\" height=\"" + svg_number(h) + "\" " + style + "/>\n";
   }
 
   void polyline(const std::vector<std::pair<double, double>>& points, const char* style) {
     out_ += "<polyline fill=\"none\" " + std::string(style) + " points=\"";
-    for (const auto& [px, py] : points) out_ += number(px, "%.2f") + "," + number(py, "%.2f") + " ";
+    for (const auto& [px, py] : points)
+      out_ += svg_number(px, "%.2f") + "," + svg_number(py, "%.2f") + " ";
     out_ += "\"/>\n";
   }
 
   void polygon(const std::vector<std::pair<double, double>>& points, const char* style) {
     out_ += "<polygon " + std::string(style) + " points=\"";
-    for (const auto& [px, py] : points) out_ += number(px, "%.2f") + "," + number(py, "%.2f") + " ";
+    for (const auto& [px, py] : points)
+      out_ += svg_number(px, "%.2f") + "," + svg_number(py, "%.2f") + " ";
     out_ += "\"/>\n";
   }
 
   void circle(double x, double y, double r, const char* style) {
-    out_ += "<circle cx=\"" + number(x) + "\" cy=\"" + number(y) + "\" r=\"" + number(r) + "\" " +
-            style + "/>\n";
+    out_ += "<circle cx=\"" + svg_number(x) + "\" cy=\"" + svg_number(y) + "\" r=\"" +
+            svg_number(r) + "\" " + style + "/>\n";
   }
 
   // Frame, grid lines and tick labels for a panel.
@@ -75,16 +77,16 @@ class Svg {
             const std::string& xlabel, const std::string& ylabel, const char* yformat = "%.3g") {
     for (const double t : xticks) {
       line(p.x(t), p.top, p.x(t), p.top + p.height, "stroke=\"#e4e4e4\"");
-      text(p.x(t), p.top + p.height + 15, number(t, "%.3g"), "middle");
+      text(p.x(t), p.top + p.height + 15, svg_number(t, "%.3g"), "middle");
     }
     for (const double t : yticks) {
       line(p.left, p.y(t), p.left + p.width, p.y(t), "stroke=\"#e4e4e4\"");
-      text(p.left - 6, p.y(t) + 4, number(t, yformat), "end");
+      text(p.left - 6, p.y(t) + 4, svg_number(t, yformat), "end");
     }
     rect(p.left, p.top, p.width, p.height, "fill=\"none\" stroke=\"#444\"");
     text(p.left + p.width / 2, p.top + p.height + 32, xlabel, "middle");
-    out_ += "<text transform=\"translate(" + number(p.left - 58) + "," +
-            number(p.top + p.height / 2) + ") rotate(-90)\" text-anchor=\"middle\">" +
+    out_ += "<text transform=\"translate(" + svg_number(p.left - 58) + "," +
+            svg_number(p.top + p.height / 2) + ") rotate(-90)\" text-anchor=\"middle\">" +
             xml_escaped(ylabel) + "</text>\n";
   }
 
@@ -178,17 +180,18 @@ std::string ecdf_svg(const PictureCaption& caption, const Analysis& analysis, do
              "fill=\"none\" stroke=\"#000\" stroke-width=\"1.5\"");
   const TestResult& ks = analysis.test(kKolmogorovSmirnov);
   svg.text(bottom.left + 8, bottom.top + 16,
-           "D = " + number(data.ks_d) + " at u = " + number(at, "%.3f") + ",  sqrt(n)·D = " +
-               number(std::sqrt(static_cast<double>(analysis.n)) * data.ks_d, "%.3f") +
-               ",  p = " + number(ks.p_value, "%.3g"));
+           "D = " + svg_number(data.ks_d) + " at u = " + svg_number(at, "%.3f") +
+               ",  sqrt(n)·D = " +
+               svg_number(std::sqrt(static_cast<double>(analysis.n)) * data.ks_d, "%.3f") +
+               ",  p = " + svg_number(ks.p_value, "%.3g"));
   svg.text(bottom.left + 8, bottom.top + bottom.height - 8,
-           "band ±" + number(critical, "%.3f") + "/sqrt(n) = ±" + number(band, "%.3g") +
+           "band ±" + svg_number(critical, "%.3f") + "/sqrt(n) = ±" + svg_number(band, "%.3g") +
                " (shaded): the ECDF must stay inside it",
            "start", "fill=\"#3182bd\"");
   const double bins = std::ldexp(2.0, data.histogram_bits);
   svg.text(kWidth / 2.0, kHeight - 12,
-           "n = " + std::to_string(analysis.n) + " samples; D over " + number(bins, "%.0f") +
-               " bins, within 1/" + number(bins, "%.0f") + " of the exact D; curves at " +
+           "n = " + std::to_string(analysis.n) + " samples; D over " + svg_number(bins, "%.0f") +
+               " bins, within 1/" + svg_number(bins, "%.0f") + " of the exact D; curves at " +
                std::to_string(data.ecdf_x.size()) + " points",
            "middle", "fill=\"#666\" font-size=\"11\"");
   return svg.finish();
@@ -217,9 +220,10 @@ std::string histogram_svg(const PictureCaption& caption, const Analysis& analysi
   }
   svg.line(top.x(-1), top.y(expected), top.x(1), top.y(expected),
            "stroke=\"#d62728\" stroke-width=\"1.5\" stroke-dasharray=\"6,4\"");
-  svg.text(top.left + 8, top.y(expected) - 6,
-           "expected n/" + std::to_string(data.histogram.size()) + " = " + number(expected, "%.6g"),
-           "start", "fill=\"#d62728\"");
+  svg.text(
+      top.left + 8, top.y(expected) - 6,
+      "expected n/" + std::to_string(data.histogram.size()) + " = " + svg_number(expected, "%.6g"),
+      "start", "fill=\"#d62728\"");
 
   // Residuals: a bin of a uniform sample is within ±4 sigma with probability
   // 1 − 6e-5, so of a hundred or so bins one may graze it, none far beyond.
@@ -241,13 +245,13 @@ std::string histogram_svg(const PictureCaption& caption, const Analysis& analysi
              std::abs(r) > 4 ? "stroke=\"#d62728\" stroke-width=\"3\""
                              : "stroke=\"#3182bd\" stroke-width=\"3\"");
   }
-  svg.text(bottom.left + 8, bottom.top + 14, "grey: ±4σ, σ = " + number(sigma, "%.4g") + " per bin",
-           "start", "fill=\"#666\"");
+  svg.text(bottom.left + 8, bottom.top + 14,
+           "grey: ±4σ, σ = " + svg_number(sigma, "%.4g") + " per bin", "start", "fill=\"#666\"");
   const TestResult& chi = analysis.test(kChiSquare);
   svg.text(kWidth / 2.0, kHeight - 12,
            std::to_string(data.histogram.size()) + " bins for the eye; the chi-square test uses " +
-               std::to_string(kChiSquareBins) + ": statistic " + number(chi.statistic, "%.1f") +
-               ", p = " + number(chi.p_value, "%.3g"),
+               std::to_string(kChiSquareBins) + ": statistic " + svg_number(chi.statistic, "%.1f") +
+               ", p = " + svg_number(chi.p_value, "%.3g"),
            "middle", "fill=\"#666\" font-size=\"11\"");
   return svg.finish();
 }
