@@ -96,11 +96,16 @@ GeneratedCase CaseGenerator::next(std::int64_t id) {
   if (!border && made_ > generator::opening_cases() && made_ % generator::kBorderEvery == 0) {
     border = generator::border_case_in_turn(borders_++);
   }
-  if (border) return generated(std::move(border->line), CaseKind::valid, border->op, {});
+  if (border) {
+    GeneratedCase made = generated(std::move(border->line), CaseKind::valid, border->op, {});
+    made.source = CaseSource::border;
+    return made;
+  }
   if (profile_ == Profile::full && made_ % generator::kFixedEvery == 0) {
     const std::size_t turn = fixed_lines_++ % generator::fixed_line_count();
     generator::FixedLine fixed = generator::fixed_line_in_turn(turn, id);
     GeneratedCase made = generated(std::move(fixed.line), CaseKind::valid, fixed.op, {});
+    made.source = CaseSource::fixed_line;
     made.fixed_line = fixed.name;
     made.variant = turn;
     counted_as_refused(made, "a fixed line (fixed_lines.hpp)");
@@ -142,6 +147,7 @@ GeneratedCase CaseGenerator::next(std::int64_t id) {
     const generator::HardNumberScope hard_numbers(hard_numbers_, numeric == nullptr);
     GeneratedCase valid = generated(laid_out(d, profile_, with_raw_id(to_line(request), id_text)),
                                     CaseKind::valid, op, {});
+    if (far) valid.source = CaseSource::far_call;
     if (numeric != nullptr) valid.numeric_id = numeric->name;
     if (const auto& taken = hard_numbers.taken()) {
       valid.hard_number = taken->row;

@@ -35,6 +35,13 @@ namespace acemq::conformance {
 // the protocol, or a line that is no JSON object at all.
 enum class CaseKind { valid, invalid, malformed };
 
+// Where a case comes from: drawn by the seed from the generator's tables
+// (kOps, kSorts and the rest), or one of the turns that go between the drawn
+// cases (buffer_borders.hpp, fixed_lines.hpp) or take a drawn case's place
+// (far_calls.hpp). Those turns send every op on their own, so a test of
+// what the tables reach counts the drawn cases alone.
+enum class CaseSource { drawn, far_call, border, fixed_line };
+
 struct GeneratedCase {
   std::string line;   // the request, one line of JSON (or deliberately not JSON)
   ParsedLine parsed;  // the line, parsed once: a Request, or why it is none
@@ -54,6 +61,7 @@ struct GeneratedCase {
   // For a fixed line (fixed_lines.hpp), the echoed number's text or the
   // form's name; `variant` is its turn in the tables.
   std::string_view fixed_line = {};
+  CaseSource source = CaseSource::drawn;
 
   // The tally check counts it in: its op, "invalid" or "malformed line".
   std::string_view tally_name() const;
