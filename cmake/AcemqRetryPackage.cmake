@@ -3,7 +3,8 @@
 # (find_package(acemq_retry)), and, when ACEMQ_RETRY_BUILD_TOOL is on,
 # retry-policy in bin/, its vectors in share/acemq_retry/vectors/ and its man
 # page. Made from a build configured with CMAKE_INSTALL_PREFIX=/usr (the
-# package presets: `cmake --workflow --preset package`), so the files land
+# package preset's tool-only build, `cmake --workflow --preset package`, or
+# the release build, `cpack --preset release`, as CI does), so the files land
 # where Debian puts them and GNUInstallDirs picks the multiarch libdir.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME acemq-retry)
