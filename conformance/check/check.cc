@@ -42,11 +42,6 @@ std::string clip(const std::string& text, std::size_t shown = kShown) {
   return text.substr(0, shown) + "... (" + std::to_string(text.size() - shown) + " more bytes)";
 }
 
-// The 1 MiB last line of a burst waits until the answers before it fit in a
-// pipe with room to spare (16 KiB of its 64), so its write never blocks on
-// an adapter that is itself blocked writing them.
-constexpr std::size_t kBurstAnswersBeforeLongest = std::size_t{16} << 10;
-
 // The conversation's last request, sent without its LF before the
 // adapter's input closes: a last line without LF is still a request
 // (docs/protocol.md, Lines), answered once; a reader that drops it,
@@ -524,8 +519,13 @@ bool Checker::compare_burst(std::vector<GeneratedCase>& cases, std::int64_t firs
   }
   std::size_t bytes = 0;
   for (const GeneratedCase& c : cases) bytes += c.line.size() + 1;
-  if (bytes > kBurstBytes) {
-    // Too long for one write the adapter need not read: one at a time.
+  std::size_t answer_bytes = 0;
+  for (std::size_t i = 0; i + 1 < cases.size(); ++i)
+    answer_bytes += format_answer(respond(cases[i].parsed)).size() + 1;
+  if (bytes > kBurstBytes || answer_bytes > kBurstAnswerBytes) {
+    // Too long for one write the adapter need not read, or for the pipe
+    // back while it is written: one at a time.
+    ++(bytes > kBurstBytes ? report_.bursts.lines_too_long : report_.bursts.answers_too_long);
     for (std::size_t i = 0; i < cases.size(); ++i) {
       if (!compare(cases[i].line, cases[i].parsed,
                    generated_origin(cases[i], first + static_cast<std::int64_t>(i)),
@@ -540,26 +540,23 @@ bool Checker::compare_burst(std::vector<GeneratedCase>& cases, std::int64_t firs
     Origin origin;
     Answer core;
   };
+  ++report_.bursts.at_once;
   std::vector<Sent> sent;
-  std::size_t answers_before_last = 0;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     Origin origin = generated_origin(cases[i], first + static_cast<std::int64_t>(i));
     if (std::optional<Answer> core = prepare(cases[i].line, cases[i].parsed, origin, std::nullopt))
       sent.push_back({&cases[i], std::move(origin), std::move(*core)});
   }
   if (sent.empty()) return true;
-  for (std::size_t i = 0; i + 1 < sent.size(); ++i)
-    answers_before_last += format_answer(sent[i].core).size() + 1;
   // Once a run (the first burst that ends on a valid case), the last line
   // is exactly 1 MiB, starting a byte into its read: a reader that counts a
   // line's length from the read's start, not the line's, refuses it. Its
   // write is the adapter's to read as it comes; the answers before it (at
-  // most 16 KiB) wait in the pipe meanwhile.
+  // most kBurstAnswerBytes) wait in the pipe meanwhile.
   Sent& last = sent.back();
   std::string last_line = last.generated->line;
   ParsedLine last_parsed;
-  const bool longest = !longest_sent_ && last.generated->kind == CaseKind::valid &&
-                       answers_before_last <= kBurstAnswersBeforeLongest;
+  const bool longest = !longest_sent_ && last.generated->kind == CaseKind::valid;
   if (longest) {
     longest_sent_ = true;
     last_line = generator::padded_to(last_line, kMaxLineBytes);

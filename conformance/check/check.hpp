@@ -41,6 +41,14 @@ inline constexpr std::int64_t kBurstEvery = 128;
 inline constexpr std::size_t kBurstBytes = std::size_t{48} << 10;
 inline constexpr std::size_t kBurstLongLine = std::size_t{24} << 10;
 
+// The answers to a burst's lines but its last are at most 16 KiB (the
+// core's; a port that agrees writes the same), so they wait in the pipe
+// back, 64 KiB, with room to spare while check is still writing: an adapter
+// that reads a line only after writing the last one's answer never blocks
+// on its output then. A burst past it (two long schedules can answer 69 KiB)
+// is sent a line at a time, as one past kBurstBytes is; the report counts both.
+inline constexpr std::size_t kBurstAnswerBytes = std::size_t{16} << 10;
+
 struct CheckOptions {
   std::string command;               // the adapter, run with /bin/sh -c
   std::int64_t cases = 5000;         // generated requests

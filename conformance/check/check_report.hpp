@@ -64,6 +64,13 @@ struct CheckReport {
   double seconds = 0.0;
   std::vector<Tally> tallies;
   std::int64_t mismatches = 0;  // every answer that differed
+  // Bursts written at once, and those sent a line at a time instead: their
+  // lines past kBurstBytes, or their answers past kBurstAnswerBytes.
+  struct Bursts {
+    std::int64_t at_once = 0;
+    std::int64_t lines_too_long = 0;
+    std::int64_t answers_too_long = 0;
+  } bursts;
   int shrunk = 0;
   int distinct_smallest = 0;
   // The mismatches shown, in order (the rest are counted only).

@@ -12,6 +12,8 @@ console's counts to it.
   not a port, so the core's own `serve` answers (2 s where the Python port
   takes 14: check.python already runs the port on 5000 cases).
 - A run too small to reach everything says what it did not reach.
+- A burst whose answers would fill the pipe back is sent a line at a time,
+  and the report counts it.
 
     check_report_test.py RETRY_POLICY PYTHON PORT_DIR TEST_ADAPTERS_DIR
 """
@@ -89,6 +91,21 @@ def main(rp, python, port, test_adapters):
     expect(code == 0 and any(row["count"] == 0 for row in report["coverage"]["regimes"]),
            "a run of 20 cases counts what it did not reach")
     expect("<- NOT REACHED" in console, "and the console says so")
+
+    # A burst whose answers would fill the pipe back goes a line at a time.
+    # At this seed the burst at case 3584 answers 69 KiB before its last
+    # line (two long schedules); written at once, the Python port, which
+    # reads a line only after answering the one before, blocked writing
+    # them while check waited for it to read the rest: no answer in 10 s.
+    # Only the Python port's lazy reading shows it, so it answers here.
+    code, console, report = check(rp, "--no-vectors", "--cases", "3592", "--seed",
+                                  "10097254306515279761", "--impl", adapter)
+    print(console[-1500:])
+    expect(code == 0, f"a burst with 69 KiB of answers: exit {code}, expected 0")
+    expect(report["bursts"]["answers_too_long"] >= 1,
+           f"bursts {report['bursts']}: this seed no longer sends a burst whose answers pass "
+           "16 KiB; find one that does (its answers past 64 KiB)")
+    expect(report["bursts"]["at_once"] >= 20, f"bursts {report['bursts']}: most go at once")
 
     return finish()
 
