@@ -4,6 +4,11 @@
     stats_impl_test.py pass RETRY_POLICY ADAPTER_COMMAND WORK_DIR
         a good port: exit 0, every cell, the resolution and the fleet
         passed, the power table, the report, no seed
+    stats_impl_test.py least-n RETRY_POLICY ADAPTER_COMMAND WORK_DIR
+        the same good port at the battery's least n (10240): exit 0, every
+        cell, the fleet, the report and its pictures; the C++ of a passing
+        run at a sixth of a second, which the sanitizer presets run instead
+        of `pass`
     stats_impl_test.py drifted RETRY_POLICY ADAPTER_COMMAND WORK_DIR
         a port with the right arithmetic and a wrong default source: `check`
         exits 0 (it injects r) and `stats --quick` exits 1
@@ -29,7 +34,7 @@
     stats_impl_test.py fake MODE
         (used by `fails` and `hostile`) a broken adapter, one MODE a way to break
 
-Every run is `--quick`, the size the README promises fits a port's CI. What
+Every run but least-n's is `--quick`, the size the README promises fits a port's CI. What
 a run found is read from its report's results.json; the console and
 summary.md are read only for words a person reads (each such place says so).
 """
@@ -54,8 +59,9 @@ MAX_RSS_KB = 256 * 1024
 # to 200 bytes an echo (port_stats/echo.hpp, kEchoBytes).
 MAX_ECHOED_OUTPUT = 20000
 last_run = {}
-# --quick's draws a cell.
+# --quick's draws a cell, and the least --n takes.
 QUICK_N = 1 << 19
+LEAST_N = 10240
 
 
 def run(rp, args, timeout=600):
@@ -179,6 +185,24 @@ def test_pass(rp, adapter, work):
         # The words a person reads: results.json says it by a null seed.
         expect("cannot be replayed" in text, "the summary does not say the run cannot be replayed")
         expect("Seed:" not in text, "the summary shows a seed")
+
+
+def test_least_n(rp, adapter, work):
+    report = os.path.join(work, "report")
+    forget_results(report)
+    status, _, _ = run(rp, ["stats", "--impl", adapter, "--n", str(LEAST_N), "--report-dir", report])
+    expect(status == 0, f"stats --impl {adapter} --n {LEAST_N}: exit {status}, expected 0")
+    data = results(report)
+    if data is not None:
+        cells = data["cells"]
+        expect(data["passed"] is True and data.get("exit_code") == 0,
+               f"results.json: passed {data['passed']}, exit_code {data.get('exit_code')!r}")
+        expect(len(cells) == 33 and all(cell["n"] == LEAST_N and not cell["failed"] for cell in cells),
+               f"results.json: not 33 passing cells of n {LEAST_N}")
+    expect(os.path.exists(os.path.join(report, "summary.md")), "no summary.md")
+    svg = os.path.join(report, "svg")
+    expect(os.path.isdir(svg) and any(name.endswith(".svg") for name in os.listdir(svg)),
+           "no pictures in the report's svg/")
 
 
 def expect_passed(data, adapter, report):
@@ -597,7 +621,7 @@ def main():
         return fake(sys.argv[2])
     rp, adapter, work, extra = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
     os.makedirs(work, exist_ok=True)
-    {"pass": test_pass, "drifted": test_drifted, "resolution": test_resolution,
+    {"pass": test_pass, "least-n": test_least_n, "drifted": test_drifted, "resolution": test_resolution,
      "accepted": test_accepted, "fails": test_fails,
      "hostile": test_hostile}[mode](rp, adapter, work, *extra)
     return finish()
