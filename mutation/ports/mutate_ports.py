@@ -159,7 +159,10 @@ PORTS = [
           "retrypolicy.go | RetryPolicy.Walk", "retrypolicy.go | RetryPolicy.GivesUp")),
     # javac's arguments go to JavacLoop, one warm compiler a worker.
     Port("java", "conformance/adapters/java", ("javac", "java"), None,
-         lambda out: ["java", "-cp", str(out), "com.acemq.amqp.adapter.Adapter"],
+         # The JVM's own log to stderr, off the protocol's stdout
+         # (conformance/CMakeLists.txt, ACEMQ_JAVA_OPTIONS).
+         lambda out: ["java", "-XX:-UsePerfData", "-Xlog:disable", "-Xlog:all=warning:stderr",
+                      "-cp", str(out), "com.acemq.amqp.adapter.Adapter"],
          ("adapter/Ops.java | Ops.withinCostLimit", "RetryPolicy.java | RetryPolicy.runningValue",
           "RetryPolicy.java | RetryPolicy.givesUp"),
          build=lambda tree, out: (["-d", str(out)]
