@@ -22,8 +22,6 @@ import sys
 
 from assertions import expect, fail, finish
 
-CPACK = "cpack"
-
 
 def run(command, what):
     """Runs a command; its output is shown only when it fails."""
@@ -34,11 +32,11 @@ def run(command, what):
     return done.returncode == 0
 
 
-def pack(build_dir, out_dir):
+def pack(cpack, build_dir, out_dir):
     """The .deb of a configured and built tree, made in out_dir (the build
     tree is left as it was); its path, or None."""
     out_dir.mkdir(parents=True)
-    if not run([CPACK, "-G", "DEB", "--config", build_dir / "CPackConfig.cmake", "-B", out_dir],
+    if not run([cpack, "-G", "DEB", "--config", build_dir / "CPackConfig.cmake", "-B", out_dir],
                f"cpack of {build_dir}"):
         return None
     debs = sorted(out_dir.glob("acemq-retry_*.deb"))
@@ -53,15 +51,15 @@ def contents(deb, into):
 
 
 def main():
-    global CPACK
-    cmake, CPACK = sys.argv[1:3]
+    cmake, cpack = sys.argv[1:3]
     source, release, work = (pathlib.Path(a) for a in sys.argv[3:6])
     shutil.rmtree(work, ignore_errors=True)
     tool_only = work / "package-build"
     # The package preset as PORTING.md runs it, in a binary directory of its own.
     if (run([cmake, "-S", source, "--preset", "package", "-B", tool_only], "configure")
             and run([cmake, "--build", tool_only], "build")):
-        ours, theirs = pack(tool_only, work / "from-package"), pack(release, work / "from-release")
+        ours, theirs = (pack(cpack, tool_only, work / "from-package"),
+                         pack(cpack, release, work / "from-release"))
         if ours and theirs:
             a, b = contents(ours, work / "a"), contents(theirs, work / "b")
             expect(len(a) > 0, f"{ours}: no files")
